@@ -1,0 +1,39 @@
+# Potager: `make sim` and `make test` are all a fresh machine needs (they build .venv).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+
+.PHONY: venv sim test pytest lint typecheck format bench clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	rm -f $(VENV)/.installed-* && touch $@
+
+sim: venv
+	$(PY) -m host_tools sim
+
+test: venv lint typecheck pytest
+
+pytest: venv
+	$(PY) -m pytest
+
+lint: venv
+	$(PY) -m ruff check firmware host_tools tests
+	$(PY) -m ruff format --check firmware host_tools tests
+
+typecheck: venv
+	$(PY) -m mypy
+
+format: venv
+	$(PY) -m ruff format firmware host_tools tests
+	$(PY) -m ruff check --fix firmware host_tools tests
+
+bench: venv
+	$(PY) -m host_tools bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache bench/results.json

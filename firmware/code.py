@@ -1,0 +1,2 @@
+from potager.app import main
+main()

@@ -1,0 +1,71 @@
+"""The SSD1306 OLED through displayio: a grid of bitmap labels, redrawn only where changed.
+
+Each text row is cut into the segments of ``potager.ui.view.SEGMENTS``; a segment whose text
+is unchanged is not touched, so displayio sends only the dirty areas over I2C. Rows are 12 px
+high from y = 0, so each spans exactly two 8-pixel pages of the controller.
+"""
+
+import adafruit_displayio_ssd1306
+import displayio
+import i2cdisplaybus
+from adafruit_bitmap_font import bitmap_font
+from adafruit_display_text import bitmap_label
+
+from potager.hw import pins
+from potager.ui.view import ROWS, SEGMENTS
+
+WIDTH = 128
+HEIGHT = 64
+CHAR_W = 6
+ROW_H = 12
+FONT = "/fonts/terminus-12.bdf"
+
+
+def font_path():
+    # the package folder, wherever it is mounted (/potager on the board)
+    return __file__.rsplit("/", 2)[0] + FONT
+
+
+class Oled:
+    def __init__(self, i2c):
+        displayio.release_displays()
+        bus = i2cdisplaybus.I2CDisplayBus(i2c, device_address=pins.DISPLAY_ADDRESS)
+        self.display = adafruit_displayio_ssd1306.SSD1306(
+            bus, width=WIDTH, height=HEIGHT, auto_refresh=False
+        )
+        font = bitmap_font.load_font(font_path())
+        self.group = displayio.Group()
+        self.labels = []
+        self.drawn = []
+        for row in range(ROWS):
+            for seg in range(len(SEGMENTS) - 1):
+                label = bitmap_label.Label(font, text="", color=0xFFFFFF, base_alignment=True)
+                label.x = SEGMENTS[seg] * CHAR_W
+                label.y = row * ROW_H + 9  # baseline: 9 px of ascent above, 2 of descent below
+                self.group.append(label)
+                self.labels.append(label)
+                self.drawn.append("")
+        self.display.root_group = self.group
+        self.awake = True
+
+    def show(self, rows):
+        index = 0
+        for row in range(ROWS):
+            text = rows[row]
+            for seg in range(len(SEGMENTS) - 1):
+                part = text[SEGMENTS[seg] : SEGMENTS[seg + 1]]
+                if part != self.drawn[index]:
+                    self.drawn[index] = part
+                    self.labels[index].text = part.rstrip()
+                index += 1
+        self.display.refresh()
+
+    def sleep(self):
+        if self.awake:
+            self.display.sleep()
+            self.awake = False
+
+    def wake(self):
+        if not self.awake:
+            self.display.wake()
+            self.awake = True

@@ -1,0 +1,91 @@
+"""What every screen is drawn with: a 5 x 21 text grid, player colours and symbols, LEDs.
+
+Screens build rows of text as pure functions of the state; the OLED adapter draws only the
+segments of a row that changed (see SEGMENTS), the simulator shows the same rows.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+ROWS = const(5)
+COLS = const(21)
+# Columns where the renderer splits a row into separately drawn labels: a score changing in
+# one player's cell redraws one segment, not the row (see the display budget in the README).
+SEGMENTS = (0, 5, 10, 16, 21)
+
+# Player colours: (LED colour, OLED symbol, text key). The symbol is the cue that does not
+# rely on colour, in the spirit of ColorADD.
+COLOURS = (
+    (0xFF0000, "♥", "c.red"),
+    (0x0030FF, "●", "c.blue"),
+    (0x00D000, "♣", "c.green"),
+    (0xFFB000, "▲", "c.yellow"),
+    (0x9000FF, "◆", "c.purple"),
+    (0xFF4000, "■", "c.orange"),
+    (0xFFFFFF, "○", "c.white"),
+    (0xFF2080, "♦", "c.pink"),
+)
+
+CURSOR = "▶"
+RED = const(0xFF0000)
+
+
+def fit(text, width):
+    """Left-aligned in exactly `width` characters (MicroPython has no str.ljust)."""
+    if len(text) >= width:
+        return text[:width]
+    return text + " " * (width - len(text))
+
+
+def right(text, width):
+    if len(text) >= width:
+        return text[len(text) - width :]
+    return " " * (width - len(text)) + text
+
+
+def centre(text, width):
+    if len(text) >= width:
+        return text[:width]
+    left = (width - len(text)) // 2
+    return " " * left + text + " " * (width - len(text) - left)
+
+
+def split(left, right_text, width=COLS):
+    """`left` and `right_text` on one row, the right part flush right."""
+    room = width - len(right_text)
+    return fit(left, room) + right_text if room > 0 else right(right_text, width)
+
+
+def dim(rgb, level):
+    """Colour scaled by level/255 (small ints only: no allocation on the device)."""
+    r = ((rgb >> 16) & 0xFF) * level // 255
+    g = ((rgb >> 8) & 0xFF) * level // 255
+    b = (rgb & 0xFF) * level // 255
+    return (r << 16) | (g << 8) | b
+
+
+def symbol(state, player):
+    return COLOURS[state["col"][player]][1]
+
+
+def player_tag(state, player):
+    """Symbol and seat name, e.g. "♥P1": colour is never the only cue."""
+    return symbol(state, player) + "P" + str(player + 1)
+
+
+def menu_rows(title, items, cursor, rows=ROWS):
+    """A titled list that scrolls to keep the cursor visible."""
+    out = [fit(title, COLS)]
+    visible = rows - 1
+    top = 0 if cursor < visible else cursor - visible + 1
+    for i in range(top, top + visible):
+        if i < len(items):
+            out.append(fit((CURSOR if i == cursor else " ") + items[i], COLS))
+        else:
+            out.append(" " * COLS)
+    return out

