@@ -14,12 +14,7 @@ from potager.core.gestures import Gestures, ticks_diff
 from potager.ui import view
 from potager.ui.screens import ErrorScreen, HomeScreen, LanguageScreen
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from potager.core.compat import const
 
 
 # Saving: after input has been quiet for QUIET_MS, or at the latest MAX_UNSAVED_MS after
@@ -208,7 +203,7 @@ class App:
 
     def act(self, action):
         """Apply an action through the reducer; a refusal is shown, never silent."""
-        reason = self.engine.apply(action)
+        reason = self.engine.apply(action) if self.engine is not None else "bad_action"
         if reason is not None:
             self.refuse(reason)
             return False
@@ -217,14 +212,14 @@ class App:
         return True
 
     def undo(self):
-        if self.engine.undo():
+        if self.engine is not None and self.engine.undo():
             self.say("undone")
             self.mark_unsaved()
         else:
             self.refuse("nothing_to_undo")
 
     def redo(self):
-        if self.engine.redo():
+        if self.engine is not None and self.engine.redo():
             self.say("redone")
             self.mark_unsaved()
         else:
@@ -252,7 +247,7 @@ class App:
             meta["base"] = self.engine.base
             log = self.engine.log
         payload = persist.encode_payload(meta, log)
-        if not self.store.fits(payload):
+        if self.engine is not None and not self.store.fits(payload):
             # keep the game, drop the undo history from the save
             meta["base"] = self.engine.state
             payload = persist.encode_payload(meta, [])

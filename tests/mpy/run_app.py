@@ -2,8 +2,8 @@
 
 Usage (CPython or MicroPython, firmware/ and tests/mpy on the import path):
     run_app.py SCRIPT [idle_steps]
-With idle_steps, also report the heap growth over that many idle loop steps
-(MicroPython only: gc.mem_alloc without collecting in between).
+With idle_steps, also report the heap growth over that many idle loop steps once the app
+has settled (MicroPython only: gc.mem_alloc with the collector off in between).
 """
 
 import gc
@@ -22,6 +22,7 @@ def main(argv):
     result["nvm_write_times"] = board.writes
     if len(argv) > 2 and board.app is not None:
         steps = int(argv[2])
+        board.run(5000)  # settle: the pending save is written and messages have gone
         app = board.app
         now = board.now
         gc.collect()

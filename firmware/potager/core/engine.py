@@ -11,12 +11,7 @@ provides ``reduce(state, action)``: it either changes ``state`` in place and ret
 returns a reason (a text key) and leaves ``state`` untouched.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from potager.core.compat import const
 
 
 LOG_LIMIT = const(48)

@@ -7,12 +7,7 @@ still down, then REPEAT every REPEAT_MS until release. One key at a time: a seco
 pressed while one is held cancels nothing and is handled on its own release.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from potager.core.compat import const
 
 
 SHORT = const(1)

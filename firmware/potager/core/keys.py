@@ -1,11 +1,6 @@
 """Key numbers, in the order of every pin table's "keys" entry."""
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from potager.core.compat import const
 
 
 UP = const(0)

@@ -62,7 +62,7 @@ def _read_slot(nvm, start, size):
     header = bytes(nvm[start : start + HEADER_SIZE])
     if header[:2] != MAGIC:
         return None
-    magic, version, seq, length, crc = struct.unpack(_HEADER, header)
+    _, version, seq, length, crc = struct.unpack(_HEADER, header)
     if length > size - HEADER_SIZE:
         return None
     payload = bytes(nvm[start + HEADER_SIZE : start + HEADER_SIZE + length])

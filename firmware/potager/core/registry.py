@@ -9,7 +9,7 @@ import sys
 MODES = (("free", "potager.core.games.free", "potager.ui.free"),)
 
 
-def keys():
+def names():
     return [mode[0] for mode in MODES]
 
 

@@ -6,12 +6,7 @@ Every game state carries the same table fields:
 Table ops are the action codes below 16; a game's reduce() hands them to reduce_table().
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from potager.core.compat import const
 
 
 NEXT = const(1)  # the active player hands over to the next seat

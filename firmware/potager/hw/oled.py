@@ -39,7 +39,13 @@ class Oled:
         self.drawn = []
         for row in range(ROWS):
             for seg in range(len(SEGMENTS) - 1):
-                label = bitmap_label.Label(font, text="", color=0xFFFFFF, base_alignment=True)
+                # the stubs type load_font's result and Label's font apart; a BDF is both
+                label = bitmap_label.Label(
+                    font,  # type: ignore[arg-type]
+                    text="",
+                    color=0xFFFFFF,
+                    base_alignment=True,
+                )
                 label.x = SEGMENTS[seg] * CHAR_W
                 label.y = row * ROW_H + 9  # baseline: 9 px of ascent above, 2 of descent below
                 self.group.append(label)

@@ -5,15 +5,14 @@ text (``rows``) and ring colours (``leds``), both pure functions of the app's st
 """
 
 from potager.core import keys, registry, table
-from potager.core.gestures import ticks_diff
-from potager.core.gestures import LONG, SHORT
+from potager.core.gestures import LONG, SHORT, ticks_diff
 from potager.ui import view
 from potager.ui.view import COLS, fit, menu_rows
 
 
 class Screen:
     # (key label, text key) pairs shown by the help screen
-    HELP = ()
+    HELP: tuple = ()
     # redraw every this many ms (timers, blinking); 0: only when something changes
     TICK_MS = 0
 
@@ -74,7 +73,7 @@ class HomeScreen(ListScreen):
         out = []
         if app.engine is not None:
             out.append(("resume", None))
-        for key in registry.keys():
+        for key in registry.names():
             out.append(("mode", key))
         out.append(("lang", None))
         return out

@@ -55,7 +55,7 @@ def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
 class GameScreen(Screen):
     """TURN hands over (hold: back a seat), BACK undoes (hold: redo), OK opens the menu."""
 
-    HELP = (
+    HELP: tuple = (
         ("TURN", "h.turn"),
         ("TURN~", "h.turn_back"),
         ("BACK", "h.undo"),

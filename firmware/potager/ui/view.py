@@ -4,12 +4,7 @@ Screens build rows of text as pure functions of the state; the OLED adapter draw
 segments of a row that changed (see SEGMENTS), the simulator shows the same rows.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from potager.core.compat import const
 
 
 ROWS = const(5)

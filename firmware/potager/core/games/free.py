@@ -1,11 +1,6 @@
 """Free score + table: a score per player for any game, with the table services."""
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from potager.core.compat import const
 
 
 from potager.core import table

@@ -1,0 +1,226 @@
+"""The App on pure fakes: screens, keys, saving policy, power cuts, bad saves; and the same
+script under the real MicroPython with the heap budget and no idle allocation."""
+
+import json
+import sys
+from pathlib import Path
+
+import mpy_runner
+import pytest
+
+MPY = Path(__file__).parent / "mpy"
+sys.path.insert(0, str(MPY))
+
+from pureboard import PureBoard  # noqa: E402
+
+from potager.core import persist  # noqa: E402
+
+# first boot: French is offered first; choose English, then a free-score game of 4
+NEW_GAME_EN = """
+press DOWN
+press OK        # English
+press OK        # Free score
+press OK        # jump to Start
+press OK        # start with 4 players
+"""
+
+
+def started(script=NEW_GAME_EN):
+    board = PureBoard()
+    board.script(script)
+    return board
+
+
+def test_first_boot_asks_the_language():
+    board = PureBoard()
+    assert board.rows()[0].startswith("Langue / Language")
+    board.script("press OK")
+    assert board.app.language == "fr"
+    assert board.rows()[1].startswith("▶Score libre")
+
+
+def test_free_score_screen_shows_players_with_symbols_and_the_active_seat():
+    board = started()
+    rows = board.rows()
+    assert rows[0].startswith("Round 1") and rows[0].endswith("♥P1")
+    assert rows[1] == "▶♥P1*    0  ●P2     0"
+    assert rows[2] == " ♣P3     0  ▲P4     0"
+    leds = board.pixels.leds
+    assert [i for i, c in enumerate(leds) if c] == [0, 3, 6, 9]  # four seats lit
+    assert leds[0] == 0xFF0000  # active seat full (blink on at t%1000 < 700)
+
+
+def test_short_press_is_one_point_and_hold_is_tens():
+    board = started()
+    board.script("press RIGHT\npress RIGHT\nhold RIGHT 1000\nhold LEFT 600")
+    assert board.app.engine.state["sc"][0] == 2 + 20 - 10
+
+
+def test_turn_hands_over_and_hold_turn_goes_back():
+    board = started()
+    board.script("press TURN\npress TURN")
+    assert board.app.engine.state["act"] == 2
+    assert board.rows()[2].startswith("▶♣P3*")  # the cursor follows the active player
+    board.script("hold TURN 600")
+    assert board.app.engine.state["act"] == 1
+    board.script("press TURN\npress TURN\npress TURN")
+    assert board.app.engine.state["rnd"] == 2
+
+
+def test_active_seat_blinks_on_the_ring():
+    board = started()
+    seen = set()
+    for _ in range(10):
+        board.run(100)
+        seen.add(board.pixels.leds[0])
+    assert seen == {0xFF0000, 0x180000}  # bright and dim: colour is not the only cue
+
+
+def test_back_undoes_and_hold_back_redoes():
+    board = started()
+    board.script("press DOWN\npress RIGHT\npress RIGHT")
+    assert board.app.engine.state["sc"][1] == 2
+    board.script("press BACK")
+    assert board.app.engine.state["sc"][1] == 1
+    assert board.rows()[4].startswith("Undone")
+    board.script("hold BACK 600")
+    assert board.app.engine.state["sc"][1] == 2
+
+
+def test_refusal_shows_a_message_and_flashes_red():
+    board = started()
+    board.script("hold TURN 600")  # nobody before the first player in round 1
+    assert board.rows()[4].startswith("Already at the start")
+    assert all(c == 0x3C0000 for c in board.pixels.leds)
+    board.run(400)
+    assert board.pixels.leds[3] != 0x3C0000  # the flash is brief
+
+
+def test_help_lists_the_keys_of_the_current_screen():
+    board = started()
+    board.script("hold OK 600")
+    rows = board.rows()
+    assert rows[0].startswith("Help")
+    assert "choose player" in rows[1]
+    board.script("press OK")
+    assert board.rows()[0].startswith("Round 1")
+
+
+def test_menu_sets_round_and_returns():
+    board = started()
+    board.script("press OK\npress DOWN\npress DOWN\npress DOWN\npress OK\npress BACK")
+    assert board.app.engine.state["rnd"] == 2
+    assert board.rows()[0].startswith("Round 2")
+
+
+def test_new_game_asks_before_discarding():
+    board = started()
+    board.script("press RIGHT\npress OK" + "\npress UP" * 2 + "\npress OK")  # menu: New game
+    assert "Discard" in board.rows()[0]
+    board.script("press BACK")  # no: back in the menu, the game untouched
+    assert board.app.snapshot()["screen"] == "MenuScreen"
+    assert board.app.engine.state["sc"][0] == 1
+    board.script("press OK\npress OK")
+    assert board.app.snapshot()["screen"] == "SetupScreen"
+
+
+def test_setup_refuses_out_of_range_players_with_a_message():
+    board = started("press DOWN\npress OK\npress OK\n" + "press RIGHT\n" * 3)
+    assert board.rows()[1].endswith("6 ")
+    assert board.rows()[4].startswith("Players: out of range")
+
+
+def test_setup_colours_skip_taken_ones():
+    board = started("press DOWN\npress OK\npress OK\npress DOWN\npress DOWN\npress RIGHT")
+    # P1 was red; blue..yellow are P2..P4's: the next free colour is purple
+    assert "◆ purple" in board.rows()[3]
+
+
+# --------------------------------------------------------------- saving
+def test_saves_after_a_quiet_moment_never_twice_within_two_seconds():
+    board = started()
+    board.script("press RIGHT\n" * 30 + "wait 3000\n" + "press TURN\nwait 3000\n" * 4)
+    gaps = [b - a for a, b in zip(board.writes, board.writes[1:], strict=False)]
+    assert min(gaps) >= 2000
+    assert len(board.writes) <= 7  # setup, 30 presses, 4 handovers
+
+
+def test_power_cut_resumes_the_game_and_loses_at_most_two_seconds():
+    board = started()
+    board.script("press RIGHT\npress TURN\npress RIGHT\nwait 2500\npress DOWN\npress RIGHT")
+    board.script("power-cut\nwait 500\nboot")
+    state = board.app.engine.state
+    assert state["act"] == 1 and state["sc"][:2] == [1, 1]  # the last press was < 2 s old
+    assert board.rows()[0].startswith("Round 1")
+    assert board.app.language == "en"
+
+
+def test_undo_history_survives_a_power_cut():
+    board = started()
+    board.script("press RIGHT\npress RIGHT\nwait 3000\npower-cut\nboot\npress BACK")
+    assert board.app.engine.state["sc"][0] == 1
+
+
+def test_corrupt_save_starts_clean_with_a_message():
+    nvm = bytearray(b"\x5a" * 4096)
+    board = PureBoard(nvm)
+    assert board.app.engine is None
+    assert board.rows()[4].startswith("Save unreadable")
+    assert board.app.snapshot()["screen"] == "HomeScreen"
+
+
+def test_save_that_breaks_the_rules_is_not_trusted():
+    nvm = bytearray(b"\xff" * 4096)
+    bad = {"lang": "fr", "mode": "free", "base": {"n": 9, "col": [], "act": 0, "first": 0,
+           "rnd": 1, "sc": []}}  # fmt: skip
+    persist.Store(nvm).save(persist.encode_payload(bad, []))
+    board = PureBoard(nvm)
+    assert board.app.engine is None
+    assert board.rows()[4].startswith("Sauvegarde illisible")
+
+
+def test_without_nvm_the_device_still_plays_and_says_so():
+    board = PureBoard()
+    board.app = None
+    from potager.app import App
+
+    board.app = App(board.display, board.pixels, board.buttons, None, board.now)
+    board.run(20)
+    assert board.rows()[4].startswith("No NVM")
+    board.script(NEW_GAME_EN.replace("press DOWN\npress OK        # English\n", ""))
+    assert board.app.engine.state["n"] == 4
+
+
+def test_crash_in_a_screen_is_recovered_with_the_game_kept():
+    board = started()
+    board.script("press RIGHT")
+    screen = board.app.screen()
+    screen.rows = None  # a bug in drawing
+    board.app.changed()
+    with pytest.raises(TypeError) as error:
+        board.app.step(board.now + 10)
+    code = board.app.recover(error.value, board.now)
+    board.run(10)
+    assert board.rows()[0] == "Error " + code + " " * (15 - len(code))
+    board.run(3100)
+    assert board.app.snapshot()["screen"] == "GameScreen"
+    assert board.app.engine.state["sc"][0] == 1
+
+
+# ----------------------------------------------------------- MicroPython
+SCRIPT = NEW_GAME_EN + "press RIGHT\nhold RIGHT 1000\npress TURN\npress DOWN\npress LEFT\n"
+
+
+@pytest.mark.micropython
+def test_same_game_under_micropython_fixed_heap_and_idle_loop_allocates_nothing(tmp_path):
+    script = tmp_path / "game.txt"
+    script.write_text(SCRIPT)
+    result = mpy_runner.run(
+        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
+    )
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    board = started(SCRIPT)
+    assert out["snapshot"]["state"] == board.app.snapshot()["state"]
+    assert out["rows"] == board.rows()
+    assert out["idle_growth_bytes"] == 0
