@@ -108,7 +108,7 @@ def test_help_lists_the_keys_of_the_current_screen():
 
 def test_menu_sets_round_and_returns():
     board = started()
-    board.script("press OK\npress DOWN\npress DOWN\npress DOWN\npress OK\npress BACK")
+    board.script("press OK\n" + "press DOWN\n" * 8 + "press OK\npress BACK")  # Round +1
     assert board.app.engine.state["rnd"] == 2
     assert board.rows()[0].startswith("Round 2")
 

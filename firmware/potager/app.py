@@ -8,6 +8,7 @@ opens the real hardware, and it is the only loop.
 
 from potager import lang
 from potager.core import keys, persist, registry
+from potager.core.clock import Clock
 from potager.core.crc import crc16
 from potager.core.engine import Engine
 from potager.core.gestures import Gestures, ticks_diff
@@ -27,9 +28,20 @@ MESSAGE_MS = const(2500)
 FLASH_MS = const(250)
 BLINK_MS = const(1000)  # the active seat's rhythm: on for BLINK_ON_MS of every BLINK_MS
 BLINK_ON_MS = const(700)
+FAST_BLINK_MS = const(250)  # overtime
 PIXELS = const(12)
 
+# device settings (not part of a game, saved with it): value ranges
+SETTINGS = {"bri": (1, 4), "night": (0, 1), "beep": (0, 1), "dim": (0, 30), "sleep": (0, 120)}
+DEFAULTS = {"bri": 4, "night": 0, "beep": 1, "dim": 3, "sleep": 15}  # dim, sleep: minutes
+NIGHT_LEVEL = const(24)  # out of 255: the ring at night
+DIM_LEVEL = const(64)  # the ring after `dim` minutes without a key
+
 current = None  # the running App, for the simulator and the REPL
+
+AWAKE = const(0)
+DIMMED = const(1)
+ASLEEP = const(2)
 
 
 class App:
@@ -52,6 +64,14 @@ class App:
         self.flash_until = 0
         self.flashing = False
         self.blink_on = True
+        self.fast_blink_on = True
+        self.second = -1
+        self.round_second = -1
+        self.seen_revision = -1
+        self.clock = Clock(now)
+        self.settings = dict(DEFAULTS)
+        self.power = AWAKE
+        self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
         self.unsaved = False
         self.unsaved_since = now
@@ -66,6 +86,7 @@ class App:
         if status == persist.OK:
             try:
                 self.set_language(meta.get("lang", "en"), save=False)
+                self.load_settings(meta.get("set"))
                 if meta.get("mode"):
                     self.restore_game(meta["mode"], meta["base"], log)
             except Exception:  # a save that passes its CRC but not the rules: never trust it
@@ -91,6 +112,7 @@ class App:
         rules.check(engine.state)
         self.engine = engine
         self.mode = mode
+        self.load_texts(mode)
 
     # ------------------------------------------------------------------ the loop
     def step(self, now):
@@ -98,26 +120,47 @@ class App:
         self.now = now
         event = self.buttons.poll()
         while event is not None:
-            kind = self.gestures.feed(event.key_number, event.pressed, event.timestamp)
             self.last_input = now
-            if kind:
-                self.screen().on_key(self, event.key_number, kind)
+            key = event.key_number
+            if event.pressed and self.power != AWAKE:
+                if self.power == ASLEEP:
+                    self.swallow = key  # the key that wakes a dark device does nothing else
+                self.wake()
+            kind = self.gestures.feed(key, event.pressed, event.timestamp)
+            if kind and key != self.swallow:
+                self.screen().on_key(self, key, kind)
+            if not event.pressed and key == self.swallow:
+                self.swallow = -1
             event = self.buttons.poll()
         due = self.gestures.poll(now)
-        if due is not None:
+        if due is not None and due[0] != self.swallow:
             self.last_input = now
             self.screen().on_key(self, due[0], due[1])
+        if self.engine is not None and self.engine.revision != self.seen_revision:
+            self.seen_revision = self.engine.revision
+            self.clock.follow(self.engine.state, now)
         self.screen().tick(self, now)
         self.update_timers(now)
-        if self.dirty:
+        self.update_power(now)
+        if self.dirty and self.power != ASLEEP:
             self.draw()
         self.autosave(now)
 
     def update_timers(self, now):
         blink = now % BLINK_MS < BLINK_ON_MS
-        if blink != self.blink_on:
+        fast = now % (2 * FAST_BLINK_MS) < FAST_BLINK_MS
+        if blink != self.blink_on or fast != self.fast_blink_on:
             self.blink_on = blink
-            self.draw_leds()
+            self.fast_blink_on = fast
+            if self.power != ASLEEP:
+                self.draw_leds()
+        if self.engine is not None and self.timers_shown():
+            # the clocks on screen count from the start of the turn and of the round
+            turn, round_ = self.clock.turn_ms(now) // 1000, self.clock.round_ms(now) // 1000
+            if turn != self.second or round_ != self.round_second:
+                self.second = turn
+                self.round_second = round_
+                self.dirty = True
         if self.message is not None and ticks_diff(now, self.message_until) >= 0:
             self.message = None
             self.dirty = True
@@ -140,7 +183,63 @@ class App:
                 self.leds[i] = view.dim(view.RED, 60)
         else:
             self.screen().leds(self, self.leds)
+        level = self.ring_level()
+        if level < 255:
+            for i in range(PIXELS):
+                self.leds[i] = view.dim(self.leds[i], level)
         self.pixels.show(self.leds)
+
+    def ring_level(self):
+        """The ring's brightness out of 255: setting, night mode, dimmed when idle."""
+        if self.settings["night"]:
+            level = NIGHT_LEVEL
+        else:
+            level = self.settings["bri"] * 255 // 4
+        if self.power == DIMMED:
+            level = min(level, DIM_LEVEL)
+        return level
+
+    def timers_shown(self):
+        state = self.engine.state
+        return state["tt"] or state["tb"] or state["rt"]
+
+    # ----------------------------------------------------------------- power
+    def update_power(self, now):
+        """Dim after `dim` minutes without a key, sleep after `sleep` (0: never)."""
+        idle = ticks_diff(now, self.last_input) // 60000
+        dim, sleep = self.settings["dim"], self.settings["sleep"]
+        if self.power == AWAKE and dim and idle >= dim:
+            self.power = DIMMED
+            self.draw_leds()
+        if self.power != ASLEEP and sleep and idle >= sleep:
+            self.power = ASLEEP
+            self.display.sleep()
+            for i in range(PIXELS):
+                self.leds[i] = 0
+            self.pixels.show(self.leds)
+
+    def wake(self):
+        if self.power == ASLEEP:
+            self.display.wake()
+        self.power = AWAKE
+        self.dirty = True
+
+    def load_settings(self, saved):
+        for key in DEFAULTS:
+            lo, hi = SETTINGS[key]
+            value = saved.get(key) if isinstance(saved, dict) else None
+            ok = isinstance(value, int) and lo <= value <= hi
+            self.settings[key] = value if ok else DEFAULTS[key]
+
+    def change_setting(self, key, delta):
+        lo, hi = SETTINGS[key]
+        value = self.settings[key] + delta
+        if not lo <= value <= hi:
+            self.refuse("setting_limit")
+            return
+        self.settings[key] = value
+        self.mark_unsaved()
+        self.dirty = True
 
     # ---------------------------------------------------------------- screens
     def screen(self):
@@ -167,6 +266,7 @@ class App:
         self.dirty = True
 
     def show_game(self):
+        self.load_texts(self.mode)
         self.reset_to(registry.screens(self.mode).GameScreen(self))
 
     # --------------------------------------------------------------- messages
@@ -185,10 +285,15 @@ class App:
     def refuse(self, reason):
         self.say("r." + reason, error=True)
 
+    def load_texts(self, mode):
+        """The shared texts plus those of `mode` (its setup and game screens)."""
+        self.texts = lang.load(self.language, mode)
+        self.dirty = True
+
     def set_language(self, code, save=True):
         if code not in lang.CODES:
             code = "en"
-        self.texts = lang.load(code, self.language)
+        self.texts = lang.load(code, self.mode, self.language)
         self.language = code
         self.dirty = True
         if save:
@@ -198,6 +303,7 @@ class App:
     def start_game(self, mode, state):
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode
+        self.load_texts(mode)
         self.mark_unsaved()
         self.show_game()
 
@@ -241,7 +347,7 @@ class App:
             self.save(now)
 
     def save(self, now):
-        meta = {"lang": self.language, "mode": self.mode, "base": None}
+        meta = {"lang": self.language, "set": self.settings, "mode": self.mode, "base": None}
         log = []
         if self.engine is not None:
             meta["base"] = self.engine.base

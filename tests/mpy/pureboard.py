@@ -7,6 +7,7 @@ display stack: what the App would draw is kept as text rows and LED ints.
 KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "TURN")
 STEP_MS = 10
 PRESS_MS = 80
+WRAP = 1 << 29  # CircuitPython's ticks_ms wraps here
 
 
 class Event:
@@ -32,9 +33,17 @@ class Display:
         self.rows = []
         self.draws = 0
 
+        self.awake = True
+
     def show(self, rows):
         self.rows = list(rows)
         self.draws += 1
+
+    def sleep(self):
+        self.awake = False
+
+    def wake(self):
+        self.awake = True
 
 
 class Pixels:
@@ -47,9 +56,9 @@ class Pixels:
 
 
 class PureBoard:
-    def __init__(self, nvm=None):
+    def __init__(self, nvm=None, now=0):
         self.nvm = nvm if nvm is not None else bytearray(b"\xff" * 4096)
-        self.now = 0
+        self.now = now
         self.app = None
         self.writes = []  # times of NVM writes
         self.boot()
@@ -67,9 +76,8 @@ class PureBoard:
         self.app = None
 
     def run(self, ms):
-        end = self.now + ms
-        while self.now < end:
-            self.now += STEP_MS
+        for _ in range(ms // STEP_MS):
+            self.now = (self.now + STEP_MS) % WRAP
             if self.app is not None:
                 before = self.app.store.writes
                 self.app.step(self.now)

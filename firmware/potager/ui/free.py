@@ -8,7 +8,7 @@ from potager.core import keys
 from potager.core.games import free
 from potager.core.gestures import LONG, REPEAT, SHORT
 from potager.ui import table
-from potager.ui.view import COLS, CURSOR, fit, player_tag, right, split
+from potager.ui.view import COLS, CURSOR, fit, player_tag, right
 
 BIG_STEP = 10
 
@@ -68,8 +68,7 @@ class GameScreen(table.GameScreen):
     def rows(self, app):
         state = app.engine.state
         n = state["n"]
-        head = split(app.tr("round") + " " + str(state["rnd"]), player_tag(state, state["act"]))
-        out = [head]
+        out = [table.header(app, app.tr("round") + " " + str(state["rnd"]))]
         for row in range(3):
             left, other = row * 2, row * 2 + 1
             text = cell(state, left, left == self.cursor) if left < n else ""

@@ -75,7 +75,7 @@ class HomeScreen(ListScreen):
             out.append(("resume", None))
         for key in registry.names():
             out.append(("mode", key))
-        out.append(("lang", None))
+        out.append(("settings", None))
         return out
 
     def title(self, app):
@@ -89,7 +89,7 @@ class HomeScreen(ListScreen):
             elif kind == "mode":
                 out.append(app.tr("m." + key))
             else:
-                out.append(app.tr("language") + ": " + app.tr("lang.name"))
+                out.append(app.tr("settings"))
         return out
 
     def choose(self, app, index):
@@ -102,7 +102,9 @@ class HomeScreen(ListScreen):
             else:
                 app.push(ConfirmScreen("q.discard", lambda: app.replace(SetupScreen(app, key))))
         else:
-            app.push(LanguageScreen())
+            from potager.ui import settings
+
+            app.push(settings.DeviceScreen())
 
     def on_key(self, app, key, kind):
         if key == keys.BACK and kind == SHORT:
@@ -133,6 +135,7 @@ class SetupScreen(Screen):
 
     def __init__(self, app, mode):
         self.mode = mode
+        app.load_texts(mode)
         self.ui = registry.screens(mode)
         self.values = self.ui.default_setup()
         self.cursor = 0
@@ -169,7 +172,21 @@ class SetupScreen(Screen):
 class MenuScreen(ListScreen):
     """The game menu: everything that is not a one-key action on the game screen."""
 
-    ITEMS = ("resume", "undo", "redo", "round+", "round-", "help", "new_game", "home")
+    ITEMS = (
+        "resume",
+        "undo",
+        "redo",
+        "pass",
+        "skip",
+        "pause",
+        "table",
+        "stats",
+        "round+",
+        "round-",
+        "help",
+        "new_game",
+        "home",
+    )
 
     def __init__(self, game_screen):
         ListScreen.__init__(self)
@@ -179,12 +196,29 @@ class MenuScreen(ListScreen):
         return app.tr("menu")
 
     def items(self, app):
-        return [app.tr(item) for item in self.ITEMS]
+        out = [app.tr(item) for item in self.ITEMS]
+        if app.clock.paused:
+            out[self.ITEMS.index("pause")] = app.tr("unpause")
+        return out
 
     def choose(self, app, index):
         item = self.ITEMS[index]
         if item == "resume":
             app.pop()
+        elif item in ("pass", "skip"):
+            op = table.PASS if item == "pass" else table.SKIP
+            if app.act((op, app.clock.turn_seconds(app.now), 0)):
+                app.pop()
+        elif item == "pause":
+            if app.clock.paused:
+                app.clock.resume(app.now)
+            else:
+                app.clock.pause(app.now)
+            app.pop()
+        elif item in ("table", "stats"):
+            from potager.ui import settings
+
+            app.push(settings.TableScreen() if item == "table" else settings.StatsScreen())
         elif item == "undo":
             app.undo()
         elif item == "redo":

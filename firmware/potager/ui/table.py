@@ -8,7 +8,9 @@ from potager.ui.screens import MenuScreen, Screen
 
 # LED levels out of 255 (the NeoPixel brightness cap applies on top)
 SEAT_LEVEL = 24  # every seat glows dimly in its colour: who sits where
+NEXT_LEVEL = 72  # the next player, previewed
 ACTIVE_LEVEL = 255
+DRAIN_LEVEL = 40
 
 
 def default_setup(players=4):
@@ -67,7 +69,7 @@ class GameScreen(Screen):
     def on_key(self, app, key, kind):
         if key == keys.TURN:
             if kind == SHORT:
-                app.act((table.NEXT, 0, 0))
+                app.act((table.NEXT, app.clock.turn_seconds(app.now), 0))
             elif kind == LONG:
                 app.act((table.PREV, 0, 0))
         elif key == keys.BACK:
@@ -88,13 +90,65 @@ class GameScreen(Screen):
         ring_leds(app, out)
 
 
+def clock_text(seconds):
+    """m:ss, or h:mm:ss past an hour; a minus sign for overtime."""
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    minutes = seconds // 60
+    text = str(minutes % 60 if minutes >= 60 else minutes) + ":" + str(100 + seconds % 60)[1:]
+    if minutes >= 60:
+        text = str(minutes // 60) + ":" + str(100 + minutes % 60)[1:] + text[text.index(":") :]
+    return sign + text
+
+
+def timer_text(app):
+    """What the header shows of the timers: turn countdown, else the bank, else the round."""
+    clock = app.clock
+    state = app.engine.state
+    if clock.paused:
+        return app.tr("paused")
+    if state["tt"]:
+        left = clock.turn_left(app.now, state)
+        return ("+" + clock_text(-left)) if left < 0 else clock_text(left)
+    if state["tb"]:
+        return "B" + clock_text(clock.bank_left(app.now, state))
+    if state["rt"]:
+        return clock_text(clock.round_left(app.now, state))
+    return ""
+
+
+def header(app, title):
+    """Row 0 of every game screen: title (round...), timer, the active player's tag."""
+    state = app.engine.state
+    timer = timer_text(app)
+    left = title + " " + timer if timer else title
+    return view.split(left, view.player_tag(state, state["act"]))
+
+
+# ring colours of the turn countdown's stages: plenty, half gone, last fifth, overtime
+STAGES = (0x00C000, 0xFFA000, 0xFF0000)
+
+
 def ring_leds(app, out):
-    """Each seat dim in its colour; the active seat bright, blinking (its own rhythm)."""
+    """Each seat dim in its colour, the next one a little brighter, the active one blinking
+    bright; with a turn countdown, the ring drains in the colour of its stage."""
     for i in range(len(out)):
         out[i] = 0
     state = app.engine.state
+    if state["tt"]:
+        left = app.clock.turn_left(app.now, state)
+        total = state["tt"]
+        stage = 0 if left * 2 > total else 1 if left * 5 > total else 2
+        lit = (len(out) * left + total - 1) // total if left > 0 else len(out)
+        if left > 0 or app.fast_blink_on:
+            for i in range(lit):
+                out[i] = view.dim(STAGES[stage], DRAIN_LEVEL)
     n = state["n"]
+    upcoming = table.next_in(state, state["act"])
     for p in range(n):
         rgb = view.COLOURS[state["col"][p]][0]
-        level = ACTIVE_LEVEL if p == state["act"] and app.blink_on else SEAT_LEVEL
-        out[table.seat_pixel(p, n)] = view.dim(rgb, level)
+        if p == state["act"]:
+            level = ACTIVE_LEVEL if app.blink_on else SEAT_LEVEL
+        else:
+            level = NEXT_LEVEL if p == upcoming else SEAT_LEVEL
+        out[state["seat"][p]] = view.dim(rgb, level)

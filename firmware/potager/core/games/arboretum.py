@@ -1,20 +1,13 @@
 """Arboretum (Dan Cassar): end-of-game scoring, species by species.
 
-The rules are in docs/rules/arboretum.md. ``score(data)`` takes the JSON of
+Rules: the shared rules reference, rules/arboretum.md. ``score(data)`` takes the JSON of
 ``python -m host_tools score arboretum`` (parsed) and returns its output; the small functions
 are what the device's Arboretum mode calls. A card is its species' name and value, "oak3",
 or a (species, value) pair; a layout maps (x, y) squares to cards (x east, y north).
 Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
-
+from potager.core.compat import const
 from potager.core.games import _check as ck
 
 MAX_SPECIES = const(10)
@@ -165,7 +158,8 @@ def _where(pos):
 
 
 def _player(p, path, seen, out):
-    # Parse one player's hand and arboretum into out = (hand cards, layout, card species).
+    # One player: (hand as (species, value) pairs, layout {(x, y): card}); `seen` maps each
+    # card to where it was first met, `out` collects (species, path) of every card.
     hpath = ck.key(path, "hand")
     hand = ck.array(ck.need(p, path, "hand"), hpath)
     apath = ck.key(path, "arboretum")

@@ -1,19 +1,12 @@
 """Diced Tomatoes (Arkadiusz Greniuk, Agrypelago Games): harvests, Karma, final score, solo.
 
-The rules are in docs/rules/diced-tomatoes.md. ``score(data)`` takes the JSON of
+Rules: the shared rules reference, rules/diced-tomatoes.md. ``score(data)`` takes the JSON of
 ``python -m host_tools score diced-tomatoes`` (parsed) and returns its output; the small
 functions above it are what the device's Diced Tomatoes mode calls with plain ints and lists.
 Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
-
+from potager.core.compat import const
 from potager.core.games import _check as ck
 
 SLOTS = const(6)  # slots on a score track: a 6th harvest triggers the last round

@@ -23,7 +23,7 @@ def new(players, colours, first=0):
 def reduce(state, action):
     op, a, b = action
     if op < 16:
-        return table.reduce_table(state, op, a)
+        return table.reduce_table(state, op, a, b)
     if op == ADD:
         if not 0 <= a < state["n"] or not -MAX_STEP <= b <= MAX_STEP or b == 0:
             return "bad_action"

@@ -1,19 +1,12 @@
 """Horticolor (Julk, Betula 2024): dice mixes, compost tokens, final scoring.
 
-The rules are in docs/rules/horticolor.md. ``score(data)`` takes the JSON of
+Rules: the shared rules reference, rules/horticolor.md. ``score(data)`` takes the JSON of
 ``python -m host_tools score horticolor`` (parsed) and returns its output; the small
 functions are what the device's Horticolor mode calls with plain ints and lists.
 Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
-
+from potager.core.compat import const
 from potager.core.games import _check as ck
 
 ROUNDS = const(3)

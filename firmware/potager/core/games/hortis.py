@@ -1,19 +1,13 @@
 """HORTIS Automne (Forage) and HORTIS (Grove), solo 9-card games by Mark Tuck.
 
-The rules are in docs/rules/hortis.md. ``score_automne(data)`` and ``score_grove(data)`` take
-the JSON of ``python -m host_tools score hortis-automne`` / ``... score hortis`` (parsed) and
-return its output; the small functions are what the device's offline counter calls with plain
-ints and lists. Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython.
+Rules: the shared rules reference, rules/hortis.md. ``score_automne(data)`` and
+``score_grove(data)`` take the JSON of ``python -m host_tools score hortis-automne`` and
+``... score hortis`` (parsed) and return its output; the small functions are what the device's
+offline counter calls with plain ints and lists. Pure: no hardware, runs unchanged on CPython,
+MicroPython and CircuitPython.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
-
+from potager.core.compat import const
 from potager.core.games import _check as ck
 
 MAX_DICE = const(15)  # 5 per colour

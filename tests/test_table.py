@@ -1,0 +1,156 @@
+"""Table services through the real App on the virtual clock: turn order, timers and their
+warning stages on the ring, time banks, pause, sleep and wake, the ticks wrap-around."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "mpy"))
+
+from pureboard import WRAP, PureBoard  # noqa: E402
+
+from potager.core import table  # noqa: E402
+from potager.ui.table import (  # noqa: E402
+    ACTIVE_LEVEL,
+    DRAIN_LEVEL,
+    NEXT_LEVEL,
+    SEAT_LEVEL,
+    STAGES,
+    clock_text,
+)
+from potager.ui.view import COLOURS, dim  # noqa: E402
+
+NEW_GAME = "press DOWN\npress OK\npress OK\npress OK\npress OK\n"  # English, 4 players
+
+
+def game(now=0, **settings):
+    board = PureBoard(now=now)
+    board.script(NEW_GAME)
+    for setting, value in settings.items():
+        assert board.app.act((table.SET, getattr(table, "S_" + setting.upper()), value))
+    board.run(10)
+    return board
+
+
+def drain(board):
+    """The pixels of the countdown (not a seat's), as colours at full level."""
+    seats = board.app.engine.state["seat"]
+    return [c for i, c in enumerate(board.pixels.leds) if i not in seats and c]
+
+
+def test_clock_text():
+    assert [clock_text(s) for s in (0, 9, 75, 3600, 3725, -42)] == [
+        "0:00", "0:09", "1:15", "1:00:00", "1:02:05", "-0:42"
+    ]  # fmt: skip
+
+
+def test_turn_countdown_goes_through_every_warning_stage():
+    board = game(tt=60)
+    assert board.rows()[0].startswith("Round 1 1:00")
+    full = len(drain(board))
+    assert full == 8  # 12 pixels, 4 of them seats
+    board.run(20_000)  # 40 s left: first stage, partly drained
+    assert set(drain(board)) == {dim(STAGES[0], DRAIN_LEVEL)} and len(drain(board)) < full
+    board.run(15_000)  # 25 s left: below half
+    assert set(drain(board)) == {dim(STAGES[1], DRAIN_LEVEL)}
+    board.run(14_000)  # 11 s left: last fifth
+    assert set(drain(board)) == {dim(STAGES[2], DRAIN_LEVEL)}
+    assert len(set(STAGES)) == 3
+    assert board.rows()[0].startswith("Round 1 0:1")
+    board.run(12_000)  # overtime: shown, never hidden, and the ring blinks red
+    assert board.rows()[0].startswith("Round 1 +0:0")
+    seen = set()
+    for _ in range(6):
+        board.run(100)
+        seen.add(len(drain(board)))
+    assert seen == {0, 8}
+
+
+def test_handover_restarts_the_countdown_and_counts_the_turn():
+    board = game(tt=30)
+    board.run(12_000)
+    board.script("press TURN")
+    state = board.app.engine.state
+    assert state["act"] == 1 and state["used"][0] == 12 and state["turns"][0] == 1
+    assert board.rows()[0].startswith("Round 1 0:30")
+
+
+def test_time_bank_with_increment():
+    board = game(tb=300, inc=10)
+    assert board.rows()[0].startswith("Round 1 B5:00")
+    board.run(100_000)
+    board.script("press TURN")
+    assert board.app.engine.state["bk"][0] == 300 - 100 + 10
+    for _ in range(3):
+        board.script("press TURN")
+    board.run(45_000)
+    assert board.rows()[0].startswith("Round 2 B2:4")  # 210 s banked, 45 s used
+
+
+def test_pause_stops_the_clock():
+    board = game(tt=60)
+    board.run(10_000)
+    board.script("press OK\n" + "press DOWN\n" * 5 + "press OK")  # Pause timers
+    assert board.rows()[0].startswith("Round 1 PAUSE")
+    board.run(30_000)
+    board.script("press OK\n" + "press DOWN\n" * 5 + "press OK")  # Resume timers
+    left = board.rows()[0].split()[2]
+    assert left in ("0:49", "0:50")  # about 11 s used: the 30 s of pause do not count
+
+
+def test_pass_takes_a_player_out_until_the_round_ends():
+    board = game(lap=0)
+    board.script("press OK\n" + "press DOWN\n" * 3 + "press OK")  # Pass
+    assert board.app.engine.state["out"] == 1
+    board.script("press TURN\npress TURN\npress TURN")
+    assert board.app.engine.state["act"] == 1  # P1 is skipped
+    for _ in range(3):
+        board.script("press OK\n" + "press DOWN\n" * 3 + "press OK")
+    state = board.app.engine.state
+    assert state["rnd"] == 2 and state["out"] == 0 and state["act"] == 0
+
+
+def test_ring_shows_seats_next_player_and_the_active_blink():
+    board = game()
+    board.run(700 - board.now % 1000 + 50)  # into the dark part of the blink
+    leds = board.pixels.leds
+    colour = [rgb for rgb, _, _ in COLOURS]
+    assert leds[0] == dim(colour[0], SEAT_LEVEL)  # active (red) in its dark phase
+    assert leds[3] == dim(colour[1], NEXT_LEVEL)  # next (blue) previewed
+    assert leds[6] == dim(colour[2], SEAT_LEVEL) and leds[9] == dim(colour[3], SEAT_LEVEL)
+    board.run(400)
+    assert board.pixels.leds[0] == dim(colour[0], ACTIVE_LEVEL)
+
+
+def test_seat_positions_are_configurable():
+    board = game()
+    board.script("press OK\n" + "press DOWN\n" * 6 + "press OK")  # Table & timers
+    board.script("press DOWN\n" * 8 + "press LEFT")  # P2's seat: 3h -> 2h
+    assert board.app.engine.state["seat"][1] == 2
+    board.script("press BACK\npress BACK\npress BACK")  # out of the menus, then undo
+    assert board.app.engine.state["seat"][1] == 3
+
+
+def test_dims_then_sleeps_then_wakes_with_the_game_and_timers_intact():
+    board = game(tt=600)
+    board.run(3 * 60_000)
+    assert board.app.power == 1 and max(board.pixels.leds) <= 0x400000
+    board.run(12 * 60_000)
+    assert board.app.power == 2 and not board.display.awake
+    assert board.pixels.leds == [0] * 12
+    board.script("press RIGHT")  # wakes only: the key does nothing else
+    assert board.display.awake and board.app.engine.state["sc"][0] == 0
+    assert board.rows()[0].startswith("Round 1 +5:00")  # 15 min of a 10 min turn
+    board.script("press RIGHT")
+    assert board.app.engine.state["sc"][0] == 1
+
+
+@pytest.mark.parametrize("start", [WRAP - 30_000, WRAP - 10])
+def test_timers_and_holds_across_the_ticks_wrap(start):
+    board = game(now=start, tt=60)
+    board.run(40_000)  # the device clock wraps in here
+    assert board.rows()[0].startswith("Round 1 0:2")
+    board.script("hold RIGHT 1000\npress TURN")
+    state = board.app.engine.state
+    assert state["sc"][0] == 20 and 40 <= state["used"][0] <= 42
