@@ -11,6 +11,8 @@ venv: $(STAMP)
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	# type-check the hardware adapters against the Pico's board module
+	$(VENV)/bin/circuitpython_setboard raspberry_pi_pico
 	rm -f $(VENV)/.installed-* && touch $@
 
 sim: venv

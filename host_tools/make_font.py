@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "firmware" / "potager" / "fonts" / "terminus-12.bdf"
 
 FRENCH = "àâäçéèêëîïôöùûüÿœæÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸŒÆ«»’“”"
-SIGNS = "♥●♣▲◆■○♦▶◀►◄▼±≡…→←↑↓°×·—–€"
+SIGNS = "♥●♣▲◆■○♦▶◀►◄▼±≡…→←↑↓°×·—–€█▀▄"
 CHARSET = "".join(chr(c) for c in range(0x20, 0x7F)) + FRENCH + SIGNS
 
 

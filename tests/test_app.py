@@ -157,7 +157,7 @@ def test_power_cut_resumes_the_game_and_loses_at_most_two_seconds():
 
 def test_undo_history_survives_a_power_cut():
     board = started()
-    board.script("press RIGHT\npress RIGHT\nwait 3000\npower-cut\nboot\npress BACK")
+    board.script("press RIGHT\npress RIGHT\nwait 3000\npower-cut\nboot\nwait 1000\npress BACK")
     assert board.app.engine.state["sc"][0] == 1
 
 

@@ -8,10 +8,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "mpy"))
 
-from pureboard import WRAP, PureBoard  # noqa: E402
+from pureboard import WRAP, PureBoard
 
-from potager.core import table  # noqa: E402
-from potager.ui.table import (  # noqa: E402
+from potager.core import table
+from potager.ui.table import (
     ACTIVE_LEVEL,
     DRAIN_LEVEL,
     NEXT_LEVEL,
@@ -19,7 +19,7 @@ from potager.ui.table import (  # noqa: E402
     STAGES,
     clock_text,
 )
-from potager.ui.view import COLOURS, dim  # noqa: E402
+from potager.ui.view import COLOURS, dim
 
 NEW_GAME = "press DOWN\npress OK\npress OK\npress OK\npress OK\n"  # English, 4 players
 
@@ -135,9 +135,9 @@ def test_seat_positions_are_configurable():
 def test_dims_then_sleeps_then_wakes_with_the_game_and_timers_intact():
     board = game(tt=600)
     board.run(3 * 60_000)
-    assert board.app.power == 1 and max(board.pixels.leds) <= 0x400000
+    assert board.app.power.state == 1 and max(board.pixels.leds) <= 0x400000
     board.run(12 * 60_000)
-    assert board.app.power == 2 and not board.display.awake
+    assert board.app.power.state == 2 and not board.display.awake
     assert board.pixels.leds == [0] * 12
     board.script("press RIGHT")  # wakes only: the key does nothing else
     assert board.display.awake and board.app.engine.state["sc"][0] == 0

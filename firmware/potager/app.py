@@ -7,49 +7,36 @@ opens the real hardware, and it is the only loop.
 """
 
 from potager import lang
-from potager.core import keys, persist, registry
+from potager.core import history, keys, persist, registry
 from potager.core.clock import Clock
+from potager.core.compat import const
 from potager.core.crc import crc16
 from potager.core.engine import Engine
 from potager.core.gestures import Gestures, ticks_diff
+from potager.power import ASLEEP, AWAKE, Power
+from potager.saving import Saving
 from potager.ui import view
 from potager.ui.screens import ErrorScreen, HomeScreen, LanguageScreen
 
-from potager.core.compat import const
-
-
-# Saving: after input has been quiet for QUIET_MS, or at the latest MAX_UNSAVED_MS after
-# the first unsaved change, and never twice within MIN_GAP_MS (flash wear). So a power cut
-# loses at most the last ~2 s of input, and a burst of presses costs one write.
-QUIET_MS = const(1000)
-MIN_GAP_MS = const(2000)
-MAX_UNSAVED_MS = const(2000)
 MESSAGE_MS = const(2500)
 FLASH_MS = const(250)
 BLINK_MS = const(1000)  # the active seat's rhythm: on for BLINK_ON_MS of every BLINK_MS
 BLINK_ON_MS = const(700)
 FAST_BLINK_MS = const(250)  # overtime
 PIXELS = const(12)
-
-# device settings (not part of a game, saved with it): value ranges
-SETTINGS = {"bri": (1, 4), "night": (0, 1), "beep": (0, 1), "dim": (0, 30), "sleep": (0, 120)}
-DEFAULTS = {"bri": 4, "night": 0, "beep": 1, "dim": 3, "sleep": 15}  # dim, sleep: minutes
-NIGHT_LEVEL = const(24)  # out of 255: the ring at night
-DIM_LEVEL = const(64)  # the ring after `dim` minutes without a key
+BOOT_KEY_MS = const(600)  # BACK held while powering on opens the safe menu
 
 current = None  # the running App, for the simulator and the REPL
 
-AWAKE = const(0)
-DIMMED = const(1)
-ASLEEP = const(2)
-
 
 class App:
-    def __init__(self, display, pixels, buttons, nvm, now=0):
+    def __init__(self, display, pixels, buttons, nvm, now=0, system=None):
+        self.system = system  # board_id(), version(), mem_free(); None off the board
         self.display = display
         self.pixels = pixels
         self.buttons = buttons
-        self.store = persist.Store(nvm)
+        self.saving = Saving(nvm, now)
+        self.store = self.saving.store
         self.gestures = Gestures(keys.COUNT)
         self.leds = [0] * PIXELS
         self.screen_rows = [""] * view.ROWS
@@ -57,7 +44,7 @@ class App:
         self.engine = None
         self.mode = None
         self.language = "en"
-        self.texts = {}
+        self.texts = lang.Texts([])
         self.now = now
         self.message = None
         self.message_until = 0
@@ -69,14 +56,12 @@ class App:
         self.round_second = -1
         self.seen_revision = -1
         self.clock = Clock(now)
-        self.settings = dict(DEFAULTS)
-        self.power = AWAKE
+        self.power = Power()
+        self.history = []
+        self.boot_at = now
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
-        self.unsaved = False
-        self.unsaved_since = now
         self.last_input = now
-        self.last_write = now
         self.boot(now)
 
     # ----------------------------------------------------------------- start-up
@@ -86,7 +71,8 @@ class App:
         if status == persist.OK:
             try:
                 self.set_language(meta.get("lang", "en"), save=False)
-                self.load_settings(meta.get("set"))
+                self.power.load(meta.get("set"))
+                self.history = meta.get("hist") or []
                 if meta.get("mode"):
                     self.restore_game(meta["mode"], meta["base"], log)
             except Exception:  # a save that passes its CRC but not the rules: never trust it
@@ -122,10 +108,17 @@ class App:
         while event is not None:
             self.last_input = now
             key = event.key_number
-            if event.pressed and self.power != AWAKE:
-                if self.power == ASLEEP:
+            if event.pressed and self.power.state != AWAKE:
+                if self.power.state == ASLEEP:
                     self.swallow = key  # the key that wakes a dark device does nothing else
                 self.wake()
+            if event.pressed and key == keys.BACK and ticks_diff(now, self.boot_at) < BOOT_KEY_MS:
+                from potager.ui.system import SafeScreen
+
+                self.swallow = key
+                self.push(SafeScreen())
+            if getattr(self.screen(), "RAW_KEYS", False):
+                self.screen().raw_key(self, key, event.pressed)
             kind = self.gestures.feed(key, event.pressed, event.timestamp)
             if kind and key != self.swallow:
                 self.screen().on_key(self, key, kind)
@@ -142,9 +135,10 @@ class App:
         self.screen().tick(self, now)
         self.update_timers(now)
         self.update_power(now)
-        if self.dirty and self.power != ASLEEP:
+        if self.dirty and self.power.state != ASLEEP:
             self.draw()
-        self.autosave(now)
+        if self.saving.due(now, self.last_input) and not self.saving.write(self, now):
+            self.say("r.save_failed", error=True)
 
     def update_timers(self, now):
         blink = now % BLINK_MS < BLINK_ON_MS
@@ -152,9 +146,9 @@ class App:
         if blink != self.blink_on or fast != self.fast_blink_on:
             self.blink_on = blink
             self.fast_blink_on = fast
-            if self.power != ASLEEP:
+            if self.power.state != ASLEEP:
                 self.draw_leds()
-        if self.engine is not None and self.timers_shown():
+        if self.timers_shown():
             # the clocks on screen count from the start of the turn and of the round
             turn, round_ = self.clock.turn_ms(now) // 1000, self.clock.round_ms(now) // 1000
             if turn != self.second or round_ != self.round_second:
@@ -183,61 +177,46 @@ class App:
                 self.leds[i] = view.dim(view.RED, 60)
         else:
             self.screen().leds(self, self.leds)
-        level = self.ring_level()
+        level = self.power.ring_level()
         if level < 255:
             for i in range(PIXELS):
                 self.leds[i] = view.dim(self.leds[i], level)
         self.pixels.show(self.leds)
 
-    def ring_level(self):
-        """The ring's brightness out of 255: setting, night mode, dimmed when idle."""
-        if self.settings["night"]:
-            level = NIGHT_LEVEL
-        else:
-            level = self.settings["bri"] * 255 // 4
-        if self.power == DIMMED:
-            level = min(level, DIM_LEVEL)
-        return level
+    def leds_changed(self):
+        if self.power.state != ASLEEP:
+            self.draw_leds()
 
     def timers_shown(self):
+        if self.engine is None:
+            return False
         state = self.engine.state
         return state["tt"] or state["tb"] or state["rt"]
 
     # ----------------------------------------------------------------- power
     def update_power(self, now):
-        """Dim after `dim` minutes without a key, sleep after `sleep` (0: never)."""
-        idle = ticks_diff(now, self.last_input) // 60000
-        dim, sleep = self.settings["dim"], self.settings["sleep"]
-        if self.power == AWAKE and dim and idle >= dim:
-            self.power = DIMMED
-            self.draw_leds()
-        if self.power != ASLEEP and sleep and idle >= sleep:
-            self.power = ASLEEP
+        before = self.power.state
+        after = self.power.update(now, self.last_input)
+        if after == before:
+            return
+        if after == ASLEEP:
             self.display.sleep()
             for i in range(PIXELS):
                 self.leds[i] = 0
             self.pixels.show(self.leds)
+        else:
+            self.draw_leds()
 
     def wake(self):
-        if self.power == ASLEEP:
+        if self.power.state == ASLEEP:
             self.display.wake()
-        self.power = AWAKE
+        self.power.state = AWAKE
         self.dirty = True
 
-    def load_settings(self, saved):
-        for key in DEFAULTS:
-            lo, hi = SETTINGS[key]
-            value = saved.get(key) if isinstance(saved, dict) else None
-            ok = isinstance(value, int) and lo <= value <= hi
-            self.settings[key] = value if ok else DEFAULTS[key]
-
     def change_setting(self, key, delta):
-        lo, hi = SETTINGS[key]
-        value = self.settings[key] + delta
-        if not lo <= value <= hi:
+        if not self.power.change(key, delta):
             self.refuse("setting_limit")
             return
-        self.settings[key] = value
         self.mark_unsaved()
         self.dirty = True
 
@@ -307,6 +286,24 @@ class App:
         self.mark_unsaved()
         self.show_game()
 
+    def close_game(self, screen):
+        """The game in progress is dropped (after the players confirmed)."""
+        self.engine = self.mode = None
+        self.mark_unsaved()
+        self.reset_to(screen)
+
+    def finish_game(self, totals, winners):
+        """A finished game goes into the history; the results are shown."""
+        from potager.ui.menu import ResultsScreen
+
+        if self.engine is None:
+            return
+        state = self.engine.state
+        history.add(self.history, self.mode, state["col"], totals, winners)
+        results = ResultsScreen(self.mode, state["col"], totals, winners)
+        self.close_game(HomeScreen())
+        self.push(results)
+
     def act(self, action):
         """Apply an action through the reducer; a refusal is shown, never silent."""
         reason = self.engine.apply(action) if self.engine is not None else "bad_action"
@@ -331,36 +328,8 @@ class App:
         else:
             self.refuse("nothing_to_redo")
 
-    # ----------------------------------------------------------------- saving
     def mark_unsaved(self):
-        if not self.unsaved:
-            self.unsaved = True
-            self.unsaved_since = self.now
-
-    def autosave(self, now):
-        if not self.unsaved or self.store.nvm is None:
-            return
-        if self.store.writes and ticks_diff(now, self.last_write) < MIN_GAP_MS:
-            return
-        quiet = ticks_diff(now, self.last_input) >= QUIET_MS
-        if quiet or ticks_diff(now, self.unsaved_since) >= MAX_UNSAVED_MS:
-            self.save(now)
-
-    def save(self, now):
-        meta = {"lang": self.language, "set": self.settings, "mode": self.mode, "base": None}
-        log = []
-        if self.engine is not None:
-            meta["base"] = self.engine.base
-            log = self.engine.log
-        payload = persist.encode_payload(meta, log)
-        if self.engine is not None and not self.store.fits(payload):
-            # keep the game, drop the undo history from the save
-            meta["base"] = self.engine.state
-            payload = persist.encode_payload(meta, [])
-        if not self.store.save(payload):
-            self.say("r.save_failed", error=True)
-        self.unsaved = False
-        self.last_write = now
+        self.saving.mark(self.now)
 
     # ---------------------------------------------------------------- recovery
     def recover(self, error, now):
@@ -402,10 +371,10 @@ def main():
 
     io = board_io.BoardIO()
     try:
-        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now())
+        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io)
     except Exception as error:  # never a dead device: run without the save that broke boot
         io.report(error)
-        current = App(io.display, io.pixels, io.buttons, None, io.now())
+        current = App(io.display, io.pixels, io.buttons, None, io.now(), io)
         current.say("save_corrupt", error=True)
     while True:
         try:

@@ -13,7 +13,6 @@ returns a reason (a text key) and leaves ``state`` untouched.
 
 from potager.core.compat import const
 
-
 LOG_LIMIT = const(48)
 
 

@@ -9,7 +9,6 @@ pressed while one is held cancels nothing and is handled on its own release.
 
 from potager.core.compat import const
 
-
 SHORT = const(1)
 LONG = const(2)
 REPEAT = const(3)

@@ -2,7 +2,6 @@
 
 from potager.core.compat import const
 
-
 UP = const(0)
 DOWN = const(1)
 LEFT = const(2)

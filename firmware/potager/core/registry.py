@@ -6,7 +6,13 @@ provides ``setup_fields(tr)``, ``new_state(values)`` and ``GameScreen``.
 
 import sys
 
-MODES = (("free", "potager.core.games.free", "potager.ui.free"),)
+MODES = (
+    ("free", "potager.core.games.free", "potager.ui.free"),
+    ("diced_tomatoes", "potager.core.games.diced_tomatoes", "potager.ui.diced_tomatoes"),
+    ("horticolor", "potager.core.games.horticolor", "potager.ui.horticolor"),
+    ("hortis", "potager.core.games.hortis", "potager.ui.hortis"),
+    ("arboretum", "potager.core.games.arboretum", "potager.ui.arboretum"),
+)
 
 
 def names():

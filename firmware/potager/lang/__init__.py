@@ -1,7 +1,9 @@
 """Screen texts, one table per language; only the chosen one is kept in RAM.
 
 ``potager.lang.<code>`` holds the texts every screen shares (and each mode's name for the
-home screen); ``potager.lang.<code>_<mode>`` those of one mode, loaded with the mode.
+home screen); ``potager.lang.<code>_<mode>`` those of one mode, loaded with the mode. A table
+is one string of ``key=text`` lines, searched on lookup: a dict of the same texts would take
+about three times the RAM on the board.
 """
 
 import sys
@@ -9,11 +11,25 @@ import sys
 CODES = ("fr", "en")
 
 
+class Texts:
+    def __init__(self, tables):
+        self.tables = tables  # newline-framed strings, the mode's first
+
+    def get(self, key, default=None):
+        probe = "\n" + key + "="
+        for table in self.tables:
+            start = table.find(probe)
+            if start >= 0:
+                start += len(probe)
+                return table[start : table.find("\n", start)]
+        return default
+
+
 def _take(name):
     try:
         __import__(name)
     except ImportError:
-        return {}
+        return None
     return sys.modules[name].T
 
 
@@ -24,13 +40,16 @@ def _drop(prefix):
 
 
 def load(code, mode=None, previous=None):
-    """The texts of one language: the shared table, plus the mode's own if it has one."""
+    """The texts of one language: the mode's own table (if any), then the shared one."""
     if previous and previous != code:
         _drop("potager.lang." + previous)  # free the other language
-    texts = _take("potager.lang." + code)
-    if mode:
-        extra = _take("potager.lang." + code + "_" + mode)
-        if extra:
-            texts = dict(texts)
-            texts.update(extra)
-    return texts
+    tables = [_take("potager.lang." + code)]
+    extra = _take("potager.lang." + code + "_" + mode) if mode else None
+    if extra:
+        tables.insert(0, extra)
+    return Texts(tables)
+
+
+def keys(table):
+    """Every key of a table (tests and tools)."""
+    return [line.split("=", 1)[0] for line in table.split("\n") if "=" in line]

@@ -1,101 +1,121 @@
-# English screen texts. Keys are shared with fr.py; a row holds 21 characters.
-T = {
-    "lang.name": "English",
-    "resume": "Resume:",
-    "m.free": "Free score",
-    "players": "Players",
-    "first": "First player",
-    "start": "Start ▶",
-    "menu": "Menu",
-    "undo": "Undo",
-    "redo": "Redo",
-    "round+": "Round +1",
-    "round-": "Round -1",
-    "help": "Help",
-    "new_game": "New game",
-    "home": "Home",
-    "round": "Round",
-    "yes": "yes",
-    "no": "no",
-    "undone": "Undone",
-    "redone": "Redone",
-    "q.discard": "Discard the game in progress?",
-    "f.hint": "◄► ±1  hold ±10  OK≡",
-    "error": "Error",
-    "e.kept": "Your game is kept.",
-    "e.restart": "Back in a moment...",
-    "e.report": "Note the code above.",
-    "save_corrupt": "Save unreadable: new",
-    "save_old": "Old save reset",
-    "no_nvm": "No NVM: not saved",
-    "c.red": "red",
-    "c.blue": "blue",
-    "c.green": "green",
-    "c.yellow": "yellow",
-    "c.purple": "purple",
-    "c.orange": "orange",
-    "c.white": "white",
-    "c.pink": "pink",
-    "h.move": "move",
-    "h.choose": "choose",
-    "h.back": "back",
-    "h.field": "field",
-    "h.change": "change",
-    "h.start": "to Start",
-    "h.yes": "yes",
-    "h.no": "no",
-    "h.player": "choose player",
-    "h.points1": "-1 / +1 point",
-    "h.points10": "hold: -10 / +10",
-    "h.turn": "next player",
-    "h.turn_back": "hold: previous",
-    "h.undo": "undo",
-    "h.redo": "hold: redo",
-    "h.menu": "menu",
-    "h.help": "hold: this help",
-    "r.bad_action": "Not possible now",
-    "r.bad_players": "Players: out of range",
-    "r.bad_player": "No such player",
-    "r.colour_twice": "Colour already taken",
-    "r.score_limit": "Score limit reached",
-    "r.round_limit": "Round limit reached",
-    "r.no_previous": "Already at the start",
-    "r.nothing_to_undo": "Nothing to undo",
-    "r.nothing_to_redo": "Nothing to redo",
-    "r.save_failed": "Save failed!",
-    "paused": "PAUSE",
-    "off": "off",
-    "on": "on",
-    "never": "never",
-    "settings": "Settings",
-    "table": "Table & timers",
-    "stats": "Stats",
-    "st.turns": "turns",
-    "st.time": "time",
-    "st.max": "max",
-    "pass": "Pass (out this round)",
-    "skip": "Skip the next player",
-    "pause": "Pause timers",
-    "unpause": "Resume timers",
-    "t.dir": "Direction",
-    "t.cw": "clockwise",
-    "t.ccw": "counter-cw",
-    "t.first": "1st player",
-    "t.fixed": "fixed",
-    "t.rotates": "rotates",
-    "t.end": "Round ends",
-    "t.lap": "each lap",
-    "t.passed": "all passed",
-    "t.turn": "Turn timer",
-    "t.bank": "Time bank",
-    "t.inc": "Bank bonus",
-    "t.round": "Round timer",
-    "t.seat": "seat",
-    "s.bri": "Ring light",
-    "s.night": "Night mode",
-    "s.beep": "Beep",
-    "s.dim": "Dim after",
-    "s.sleep": "Sleep after",
-    "r.setting_limit": "Setting at its limit",
-    "r.pixel_taken": "Another seat is there",
-}
+# English screen texts: one `key=text` a line. Kept as one string (searched, not
+# parsed into a dict) so a language costs a few KB of RAM on the board.
+# Same keys in fr.py; a row holds 21 characters.
+T = """
+lang.name=English
+resume=Resume:
+m.free=Free score
+players=Players
+first=First player
+start=Start ▶
+menu=Menu
+undo=Undo
+redo=Redo
+round+=Round +1
+round-=Round -1
+help=Help
+new_game=New game
+home=Home
+round=Round
+yes=yes
+no=no
+undone=Undone
+redone=Redone
+q.discard=Discard the game in progress?
+f.hint=◄► ±1  hold ±10  OK≡
+error=Error
+e.kept=Your game is kept.
+e.restart=Back in a moment...
+e.report=Note the code above.
+save_corrupt=Save unreadable: new
+save_old=Old save reset
+no_nvm=No NVM: not saved
+c.red=red
+c.blue=blue
+c.green=green
+c.yellow=yellow
+c.purple=purple
+c.orange=orange
+c.white=white
+c.pink=pink
+h.move=move
+h.choose=choose
+h.back=back
+h.field=field
+h.change=change
+h.start=to Start
+h.yes=yes
+h.no=no
+h.player=choose player
+h.points1=-1 / +1 point
+h.points10=hold: -10 / +10
+h.turn=next player
+h.turn_back=hold: previous
+h.undo=undo
+h.redo=hold: redo
+h.menu=menu
+h.help=hold: this help
+r.bad_action=Not possible now
+r.bad_players=Players: out of range
+r.bad_player=No such player
+r.colour_twice=Colour already taken
+r.score_limit=Score limit reached
+r.round_limit=Round limit reached
+r.no_previous=Already at the start
+r.nothing_to_undo=Nothing to undo
+r.nothing_to_redo=Nothing to redo
+r.save_failed=Save failed!
+paused=PAUSE
+off=off
+on=on
+never=never
+settings=Settings
+table=Table & timers
+stats=Stats
+st.turns=turns
+st.time=time
+st.max=max
+pass=Pass (out this round)
+skip=Skip the next player
+pause=Pause timers
+unpause=Resume timers
+t.dir=Direction
+t.cw=clockwise
+t.ccw=counter-cw
+t.first=1st player
+t.fixed=fixed
+t.rotates=rotates
+t.end=Round ends
+t.lap=each lap
+t.passed=all passed
+t.turn=Turn timer
+t.bank=Time bank
+t.inc=Bank bonus
+t.round=Round timer
+t.seat=seat
+s.bri=Ring light
+s.night=Night mode
+s.beep=Beep
+s.dim=Dim after
+s.sleep=Sleep after
+r.setting_limit=Setting at its limit
+r.pixel_taken=Another seat is there
+m.diced_tomatoes=Diced Tomatoes
+m.horticolor=Horticolor
+m.hortis=HORTIS counter
+m.arboretum=Arboretum scoring
+end=End game
+q.end=End the game and keep the result?
+results=Results
+wiped=Saves wiped
+export=Export history (USB)
+exported=History sent (USB)
+safe=Safe menu
+selftest=Self-test
+wipe=Wipe all saves
+q.wipe=Erase the game, history and settings?
+keys=Keys
+st.leave=Hold BACK to leave
+ok=ok
+nvm_bad=FAILED
+"""

@@ -1,102 +1,122 @@
-# Textes de l'écran en français. Mêmes clés que en.py ; une ligne tient 21 caractères.
-T = {
-    "lang.name": "Français",
-    "language": "Langue",
-    "resume": "Reprendre :",
-    "m.free": "Score libre",
-    "players": "Joueurs",
-    "first": "Premier joueur",
-    "start": "Commencer ▶",
-    "menu": "Menu",
-    "undo": "Annuler",
-    "redo": "Rétablir",
-    "round+": "Manche +1",
-    "round-": "Manche -1",
-    "help": "Aide",
-    "new_game": "Nouvelle partie",
-    "home": "Accueil",
-    "round": "Manche",
-    "yes": "oui",
-    "no": "non",
-    "undone": "Annulé",
-    "redone": "Rétabli",
-    "q.discard": "Abandonner la partie en cours ?",
-    "f.hint": "◄► ±1  maintenu ±10",
-    "error": "Erreur",
-    "e.kept": "La partie est gardée.",
-    "e.restart": "Reprise immédiate...",
-    "e.report": "Notez le code.",
-    "save_corrupt": "Sauvegarde illisible",
-    "save_old": "Ancienne sauvegarde",
-    "no_nvm": "Pas de NVM",
-    "c.red": "rouge",
-    "c.blue": "bleu",
-    "c.green": "vert",
-    "c.yellow": "jaune",
-    "c.purple": "violet",
-    "c.orange": "orange",
-    "c.white": "blanc",
-    "c.pink": "rose",
-    "h.move": "déplacer",
-    "h.choose": "choisir",
-    "h.back": "retour",
-    "h.field": "champ",
-    "h.change": "modifier",
-    "h.start": "vers Commencer",
-    "h.yes": "oui",
-    "h.no": "non",
-    "h.player": "choisir le joueur",
-    "h.points1": "-1 / +1 point",
-    "h.points10": "maintenu : -10 / +10",
-    "h.turn": "joueur suivant",
-    "h.turn_back": "maintenu : précédent",
-    "h.undo": "annuler",
-    "h.redo": "maintenu : rétablir",
-    "h.menu": "menu",
-    "h.help": "maintenu : cette aide",
-    "r.bad_action": "Impossible maintenant",
-    "r.bad_players": "Joueurs : hors limites",
-    "r.bad_player": "Joueur inconnu",
-    "r.colour_twice": "Couleur déjà prise",
-    "r.score_limit": "Limite de score",
-    "r.round_limit": "Limite de manches",
-    "r.no_previous": "Déjà au début",
-    "r.nothing_to_undo": "Rien à annuler",
-    "r.nothing_to_redo": "Rien à rétablir",
-    "r.save_failed": "Échec de sauvegarde !",
-    "paused": "PAUSE",
-    "off": "non",
-    "on": "oui",
-    "never": "jamais",
-    "settings": "Réglages",
-    "table": "Table et minuteurs",
-    "stats": "Stats",
-    "st.turns": "tours",
-    "st.time": "temps",
-    "st.max": "max",
-    "pass": "Passer (fin de manche)",
-    "skip": "Sauter le suivant",
-    "pause": "Pause des minuteurs",
-    "unpause": "Relancer minuteurs",
-    "t.dir": "Sens",
-    "t.cw": "horaire",
-    "t.ccw": "antihoraire",
-    "t.first": "1er joueur",
-    "t.fixed": "fixe",
-    "t.rotates": "tourne",
-    "t.end": "Fin de manche",
-    "t.lap": "chaque tour",
-    "t.passed": "tous passés",
-    "t.turn": "Tour limité",
-    "t.bank": "Réserve",
-    "t.inc": "Bonus réserve",
-    "t.round": "Manche limitée",
-    "t.seat": "place",
-    "s.bri": "Lumière",
-    "s.night": "Mode nuit",
-    "s.beep": "Bip",
-    "s.dim": "Baisse après",
-    "s.sleep": "Veille après",
-    "r.setting_limit": "Réglage à sa limite",
-    "r.pixel_taken": "Place déjà prise",
-}
+# Textes de l'écran en français : une ligne `clé=texte`. Une seule chaîne (cherchée,
+# pas convertie en dict) : quelques Ko de RAM sur la carte. Mêmes clés que en.py ;
+# une ligne d'écran tient 21 caractères.
+T = """
+lang.name=Français
+language=Langue
+resume=Reprendre :
+m.free=Score libre
+players=Joueurs
+first=Premier joueur
+start=Commencer ▶
+menu=Menu
+undo=Annuler
+redo=Rétablir
+round+=Manche +1
+round-=Manche -1
+help=Aide
+new_game=Nouvelle partie
+home=Accueil
+round=Manche
+yes=oui
+no=non
+undone=Annulé
+redone=Rétabli
+q.discard=Abandonner la partie en cours ?
+f.hint=◄► ±1  maintenu ±10
+error=Erreur
+e.kept=La partie est gardée.
+e.restart=Reprise immédiate...
+e.report=Notez le code.
+save_corrupt=Sauvegarde illisible
+save_old=Ancienne sauvegarde
+no_nvm=Pas de NVM
+c.red=rouge
+c.blue=bleu
+c.green=vert
+c.yellow=jaune
+c.purple=violet
+c.orange=orange
+c.white=blanc
+c.pink=rose
+h.move=déplacer
+h.choose=choisir
+h.back=retour
+h.field=champ
+h.change=modifier
+h.start=vers Commencer
+h.yes=oui
+h.no=non
+h.player=choisir le joueur
+h.points1=-1 / +1 point
+h.points10=maintenu : -10 / +10
+h.turn=joueur suivant
+h.turn_back=maintenu : précédent
+h.undo=annuler
+h.redo=maintenu : rétablir
+h.menu=menu
+h.help=maintenu : cette aide
+r.bad_action=Impossible maintenant
+r.bad_players=Joueurs : hors limites
+r.bad_player=Joueur inconnu
+r.colour_twice=Couleur déjà prise
+r.score_limit=Limite de score
+r.round_limit=Limite de manches
+r.no_previous=Déjà au début
+r.nothing_to_undo=Rien à annuler
+r.nothing_to_redo=Rien à rétablir
+r.save_failed=Échec de sauvegarde !
+paused=PAUSE
+off=non
+on=oui
+never=jamais
+settings=Réglages
+table=Table et minuteurs
+stats=Stats
+st.turns=tours
+st.time=temps
+st.max=max
+pass=Passer (fin de manche)
+skip=Sauter le suivant
+pause=Pause des minuteurs
+unpause=Relancer minuteurs
+t.dir=Sens
+t.cw=horaire
+t.ccw=antihoraire
+t.first=1er joueur
+t.fixed=fixe
+t.rotates=tourne
+t.end=Fin de manche
+t.lap=chaque tour
+t.passed=tous passés
+t.turn=Tour limité
+t.bank=Réserve
+t.inc=Bonus réserve
+t.round=Manche limitée
+t.seat=place
+s.bri=Lumière
+s.night=Mode nuit
+s.beep=Bip
+s.dim=Baisse après
+s.sleep=Veille après
+r.setting_limit=Réglage à sa limite
+r.pixel_taken=Place déjà prise
+m.diced_tomatoes=Diced Tomatoes
+m.horticolor=Horticolor
+m.hortis=Compteur HORTIS
+m.arboretum=Score Arboretum
+end=Fin de partie
+q.end=Terminer la partie et garder le score ?
+results=Résultats
+wiped=Sauvegardes effacées
+export=Exporter l’historique
+exported=Historique envoyé
+safe=Menu de secours
+selftest=Autotest
+wipe=Tout effacer
+q.wipe=Effacer partie, historique, réglages ?
+keys=Touches
+st.leave=BACK maintenu : sortir
+ok=ok
+nvm_bad=ÉCHEC
+"""

@@ -4,7 +4,7 @@ Row 0: round and the active player; rows 1-3: up to six cells "▶♥P1*  12" (c
 symbol, seat, * = active, score); row 4: key hints or a message.
 """
 
-from potager.core import keys
+from potager.core import history, keys
 from potager.core.games import free
 from potager.core.gestures import LONG, REPEAT, SHORT
 from potager.ui import table
@@ -77,3 +77,8 @@ class GameScreen(table.GameScreen):
             out.append(fit(text, COLS))
         out.append(fit(app.tr("f.hint"), COLS))
         return out
+
+    def finish(self, app):
+        """End of the game (from the menu): the scores as they stand are the totals."""
+        scores = app.engine.state["sc"]
+        app.finish_game(scores, history.winners_of(scores))

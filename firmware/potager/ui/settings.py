@@ -1,7 +1,7 @@
 """Settings screens: the table's (part of the game: undoable actions), the device's, and the
 game's statistics. Imported only when opened."""
 
-from potager.core import keys, table
+from potager.core import history, keys, table
 from potager.core.gestures import SHORT
 from potager.ui import view
 from potager.ui.screens import LanguageScreen, ListScreen
@@ -110,7 +110,7 @@ class DeviceScreen(SettingsScreen):
         return app.tr("settings")
 
     def entries(self, app):
-        s = app.settings
+        s = app.power.settings
         on_off = ("off", "on")
         return [
             (app.tr("language"), app.tr("lang.name")),
@@ -121,15 +121,27 @@ class DeviceScreen(SettingsScreen):
             (app.tr("s.sleep"), str(s["sleep"]) + " min" if s["sleep"] else app.tr("never")),
         ]
 
+    def items(self, app):
+        return SettingsScreen.items(self, app) + [app.tr("export")]
+
     def change(self, app, index, delta):
         if index == 0:
             app.push(LanguageScreen())
-        else:
+        elif index <= len(self.KEYS):
             app.change_setting(self.KEYS[index - 1], delta)
 
     def choose(self, app, index):
         if index == 0:
             app.push(LanguageScreen())
+        elif index == len(self.KEYS) + 1:
+            export(app)
+
+
+def export(app):
+    """The history as checksummed lines on the USB serial console."""
+    for line in history.export_lines(app.history):
+        print(line)
+    app.say("exported")
 
 
 class StatsScreen(ListScreen):

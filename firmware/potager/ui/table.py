@@ -4,7 +4,7 @@ base (TURN, undo, menu, help) and the ring that shows who is where and whose tur
 from potager.core import keys, table
 from potager.core.gestures import LONG, SHORT
 from potager.ui import view
-from potager.ui.screens import MenuScreen, Screen
+from potager.ui.screens import Screen
 
 # LED levels out of 255 (the NeoPixel brightness cap applies on top)
 SEAT_LEVEL = 24  # every seat glows dimly in its colour: who sits where
@@ -78,6 +78,8 @@ class GameScreen(Screen):
             elif kind == LONG:
                 app.redo()
         elif key == keys.OK and kind == SHORT:
+            from potager.ui.menu import MenuScreen
+
             app.push(MenuScreen(self))
         elif key == keys.OK and kind == LONG:
             Screen.on_key(self, app, key, kind)
@@ -88,6 +90,10 @@ class GameScreen(Screen):
 
     def leds(self, app, out):
         ring_leds(app, out)
+
+    def finish(self, app):
+        """ "End game" from the menu; each mode runs its own final scoring from here."""
+        app.refuse("bad_action")
 
 
 def clock_text(seconds):

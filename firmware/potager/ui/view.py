@@ -6,7 +6,6 @@ segments of a row that changed (see SEGMENTS), the simulator shows the same rows
 
 from potager.core.compat import const
 
-
 ROWS = const(5)
 COLS = const(21)
 # Columns where the renderer splits a row into separately drawn labels: a score changing in

@@ -1,9 +1,7 @@
 """Free score + table: a score per player for any game, with the table services."""
 
-from potager.core.compat import const
-
-
 from potager.core import table
+from potager.core.compat import const
 
 ADD = const(16)  # a: player, b: points (negative to take away)
 

@@ -1,0 +1,125 @@
+"""The game menu, help and results screens."""
+
+from potager.core import keys, table
+from potager.core.gestures import SHORT
+from potager.ui import view
+from potager.ui.screens import ConfirmScreen, HomeScreen, ListScreen
+from potager.ui.view import COLS, fit
+
+
+class MenuScreen(ListScreen):
+    """The game menu: everything that is not a one-key action on the game screen."""
+
+    ITEMS = (
+        "resume",
+        "undo",
+        "redo",
+        "pass",
+        "skip",
+        "pause",
+        "table",
+        "stats",
+        "round+",
+        "round-",
+        "help",
+        "end",
+        "new_game",
+        "home",
+    )
+
+    def __init__(self, game_screen):
+        ListScreen.__init__(self)
+        self.game_screen = game_screen
+
+    def title(self, app):
+        return app.tr("menu")
+
+    def items(self, app):
+        out = [app.tr(item) for item in self.ITEMS]
+        if app.clock.paused:
+            out[self.ITEMS.index("pause")] = app.tr("unpause")
+        return out
+
+    def choose(self, app, index):
+        item = self.ITEMS[index]
+        if item == "resume":
+            app.pop()
+        elif item in ("pass", "skip"):
+            op = table.PASS if item == "pass" else table.SKIP
+            if app.act((op, app.clock.turn_seconds(app.now), 0)):
+                app.pop()
+        elif item == "pause":
+            if app.clock.paused:
+                app.clock.resume(app.now)
+            else:
+                app.clock.pause(app.now)
+            app.pop()
+        elif item in ("table", "stats"):
+            from potager.ui import settings
+
+            app.push(settings.TableScreen() if item == "table" else settings.StatsScreen())
+        elif item == "undo":
+            app.undo()
+        elif item == "redo":
+            app.redo()
+        elif item in ("round+", "round-"):
+            app.act((table.ROUND, 1 if item == "round+" else -1, 0))
+        elif item == "help":
+            app.push(HelpScreen(self.game_screen.HELP))
+        elif item == "end":
+            app.push(ConfirmScreen("q.end", lambda: self.game_screen.finish(app)))
+        elif item == "new_game":
+            mode = app.mode
+            from potager.ui.setup import SetupScreen
+
+            app.push(ConfirmScreen("q.discard", lambda: app.reset_to(SetupScreen(app, mode))))
+        elif item == "home":
+            app.reset_to(HomeScreen())
+
+
+class HelpScreen(ListScreen):
+    """The keys of the screen it was opened from."""
+
+    def __init__(self, entries):
+        ListScreen.__init__(self)
+        self.entries = entries
+
+    def title(self, app):
+        return app.tr("help")
+
+    def items(self, app):
+        return [fit(key, 5) + app.tr(text) for key, text in self.entries]
+
+    def on_key(self, app, key, kind):
+        if key == keys.OK and kind == SHORT:
+            app.pop()
+            return
+        ListScreen.on_key(self, app, key, kind)
+
+
+class ResultsScreen(ListScreen):
+    """A finished game: rank, player, total; the winners marked. Any key goes home."""
+
+    def __init__(self, mode, colours, totals, winners):
+        ListScreen.__init__(self)
+        order = list(range(len(totals)))
+        order.sort(key=lambda p: (p not in winners, -totals[p], p))
+        self.lines = []
+        rank = 0
+        for i, p in enumerate(order):
+            if i == 0 or (p not in winners and totals[p] != totals[order[i - 1]]):
+                rank = i + 1
+            tag = view.COLOURS[colours[p]][1] + "P" + str(p + 1)
+            mark = "*" if p in winners else " "
+            self.lines.append(view.right(str(rank), 2) + " " + tag + mark + view.right(
+                str(totals[p]), COLS - 9))  # fmt: skip
+        self.mode = mode
+
+    def title(self, app):
+        return app.tr("results")
+
+    def items(self, app):
+        return self.lines
+
+    def choose(self, app, index):
+        app.pop()

@@ -1,0 +1,268 @@
+"""`python -m host_tools score GAME [FILE]` end to end: docs/spec/score-cli.md."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from host_tools import score as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "score"
+HAS_MAIN = (ROOT / "host_tools" / "__main__.py").exists()
+
+
+def golden_input(name):
+    return json.loads((GOLDEN / (name + ".json")).read_text("utf-8"))["input"]
+
+
+VALID = {
+    "diced-tomatoes": golden_input("diced-tomatoes-spec-example"),
+    "horticolor": golden_input("horticolor-spec-example"),
+    "hortis-automne": golden_input("hortis-automne-spec-example"),
+    "hortis": golden_input("hortis-spec-example"),
+    "arboretum": golden_input("arboretum-rulebook-clark"),
+}
+
+
+def run(*args, stdin=b"", module=("host_tools.score",)):
+    env = dict(os.environ, PYTHONPATH="", LC_ALL="C")
+    cmd = [sys.executable, "-m", *module, *args]
+    return subprocess.run(cmd, input=stdin, capture_output=True, cwd=ROOT, env=env, timeout=60)
+
+
+def assert_refused(result, *words):
+    assert result.returncode == 2
+    assert result.stdout == b""
+    err = result.stderr.decode("utf-8")
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for w in words:
+        assert w in err, err
+    return err
+
+
+# --- success ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", sorted(VALID))
+def test_each_game_from_a_file_and_stdin(game, tmp_path):
+    f = tmp_path / "in.json"
+    raw = json.dumps(VALID[game], ensure_ascii=False).encode("utf-8")
+    f.write_bytes(raw)
+    from_file = run(game, str(f))
+    assert from_file.returncode == 0, from_file.stderr
+    assert from_file.stderr == b""
+    out = json.loads(from_file.stdout)
+    assert isinstance(out, dict)
+    assert from_file.stdout.decode("utf-8").count("\n") == 1
+    assert json.loads(run(game, stdin=raw).stdout) == out
+    assert json.loads(run(game, "-", stdin=raw).stdout) == out
+
+
+def test_output_keeps_names_as_given():
+    data = VALID["horticolor"]
+    result = run("horticolor", stdin=json.dumps(data).encode("ascii"))
+    out = json.loads(result.stdout)
+    assert [p["name"] for p in out["players"]] == ["Zoé", "Max", "Léa"]
+    assert out["winners"] == ["Zoé"]
+
+
+def test_the_spec_examples():
+    out = json.loads(
+        run("hortis-automne", stdin=json.dumps(VALID["hortis-automne"]).encode()).stdout
+    )
+    assert out["score"] == 34 and out["recipe"] == {"final": 39, "target": 45, "won": False}
+    assert out["band"]["max"] == 34
+    out = json.loads(run("arboretum", stdin=json.dumps(VALID["arboretum"]).encode()).stdout)
+    assert out["players"][0]["total"] == 19 and out["winners"] == ["Clark"]
+
+
+def test_utf8_bom_is_accepted():
+    raw = b"\xef\xbb\xbf" + json.dumps(VALID["hortis"]).encode()
+    assert run("hortis", stdin=raw).returncode == 0
+
+
+@pytest.mark.skipif(not HAS_MAIN, reason="host_tools/__main__.py (the dispatcher) is not there yet")
+def test_through_the_host_tools_dispatcher():
+    raw = json.dumps(VALID["hortis"]).encode()
+    result = run("score", "hortis", module=("host_tools",), stdin=raw)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["score"] == 53
+    assert_refused(run("score", "hortis", "-", module=("host_tools",), stdin=b"[]"), "input")
+
+
+def test_firmware_goes_at_the_end_of_sys_path():
+    code = (
+        "import sys, code; from host_tools import score; score.scorer('arboretum');"
+        "print(sys.path[-1] == str(score.FIRMWARE), code.__file__.startswith(sys.base_prefix))"
+    )
+    env = dict(os.environ, PYTHONPATH="")
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env
+    )
+    assert result.stdout.split() == ["True", "True"], result.stderr
+
+
+def test_help():
+    result = run("--help")
+    assert result.returncode == 0 and b"usage" in result.stdout
+
+
+# --- refusals ---------------------------------------------------------------------------
+
+
+def dt_player(**changes):
+    p = {"name": "B", "harvests": [1], "karma": 3, "dice_on_vines": 0, "triggered_end": False}
+    p.update(changes)
+    return p
+
+
+def dt(**changes):
+    return {"players": [VALID["diced-tomatoes"]["players"][0], dt_player(**changes)]}
+
+
+def arb(*cells, hand=()):
+    return {
+        "players": [
+            {
+                "name": "A",
+                "hand": list(hand),
+                "arboretum": [{"card": c, "x": x, "y": y} for c, x, y in cells],
+            },
+            {"name": "B", "hand": [], "arboretum": []},
+        ]
+    }
+
+
+BAD = [
+    ("horticolor", b"", "input: not valid JSON"),
+    ("horticolor", b"{bad", "input: not valid JSON"),
+    ("horticolor", b"\xff\xfe{}", "not UTF-8"),
+    ("horticolor", b"[" * 100000 + b"]" * 100000, "input"),
+    ("horticolor", b"9" * 5000, "input"),
+    ("horticolor", b"NaN", "input: must be an object"),
+    ("horticolor", b"[]", "input: must be an object"),
+    ("horticolor", b"null", "input: must be an object"),
+    ("horticolor", b"{}", "players: missing"),
+    ("horticolor", b'{"players": {}}', "players: must be a list"),
+    ("horticolor", b'{"players": [1, 2]}', "players[0]: must be an object"),
+    ("horticolor", {"players": [{"name": "A"}, {"name": "B"}]}, "players[0].card_points: missing"),
+    ("diced-tomatoes", dt(harvests=[0]), "players[1].harvests[0]", "uprooted"),
+    ("diced-tomatoes", dt(harvests=[7]), "players[1].harvests[0]", "overripe"),
+    ("diced-tomatoes", dt(harvests=[True]), "players[1].harvests[0]", "got true"),
+    ("diced-tomatoes", dt(harvests=[2.5]), "players[1].harvests[0]", "got 2.5"),
+    ("diced-tomatoes", dt(karma=None), "players[1].karma", "got null"),
+    ("diced-tomatoes", dt(karma="3"), "players[1].karma", 'got "3"'),
+    ("diced-tomatoes", dt(triggered_end=True), "players[1].triggered_end"),
+    ("diced-tomatoes", dict(dt(), mode="coop"), "mode"),
+    ("diced-tomatoes", dict(dt(), variants={"x": 1}), "variants.x: unknown variant"),
+    ("diced-tomatoes", {"players": [dt_player()] * 7}, "players: must hold 2-6"),
+    ("hortis-automne", dict(VALID["hortis-automne"], dice={"7": 1}), "dice.7: not a die face"),
+    ("hortis-automne", dict(VALID["hortis-automne"], dice={"15": 15}), "dice: 17 dice in all"),
+    ("hortis-automne", dict(VALID["hortis-automne"], recipes={"target": 1.5}), "recipes.target"),
+    ("hortis", dict(VALID["hortis"], squirrel_adjacent_dice=9), "squirrel_adjacent_dice"),
+    ("hortis", {"players": [dict(VALID["hortis"], name=1)]}, "players[0].name: must be a string"),
+    ("arboretum", arb(("oak1", 0, 0), ("oak2", 0, 0)), "players[0].arboretum[1]: square (0, 0)"),
+    ("arboretum", arb(("oak1", 0, 0), hand=["oak1"]), "card oak1 appears twice"),
+    ("arboretum", arb(("oak1", 0, 0), ("oak2", 0, 2)), "not orthogonally connected"),
+    ("arboretum", arb(hand=[s + "1" for s in "abcdefghijk"]), "species: 11 species"),
+    ("arboretum", arb(("oak0", 0, 0)), "players[0].arboretum[0].card: must be a card"),
+    ("arboretum", arb(("oak1", "0", 0)), "players[0].arboretum[0].x: must be an integer"),
+    ("arboretum", dict(arb(), species=["x"] * 11), "species: must hold 0-10 species"),
+    ("arboretum", {"players": arb()["players"][:1]}, "players: must hold 2-4 players, got 1"),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "data", "words"),
+    [(b[0], b[1], b[2:]) for b in BAD],
+    ids=[b[0] + "-" + str(i) for i, b in enumerate(BAD)],
+)
+def test_bad_input_exit_2_one_line(game, data, words):
+    raw = data if isinstance(data, bytes) else json.dumps(data).encode("utf-8")
+    assert_refused(run(game, stdin=raw), *words)
+
+
+def test_bad_command_lines(tmp_path):
+    assert_refused(run("chess", stdin=b"{}"), "GAME: unknown game", "chess")
+    assert_refused(run(), "usage")
+    assert_refused(run("hortis", "a", "b"), "usage")
+    assert_refused(
+        run("hortis", str(tmp_path / "missing.json")), "FILE: cannot read", "missing.json"
+    )
+    assert_refused(run("hortis", str(tmp_path)), "FILE: cannot read")
+
+
+def test_unknown_game_is_refused_before_reading_stdin():
+    assert_refused(run("nope", stdin=b"not json"), "GAME")
+
+
+# --- in-process: main() and a fuzz of mutated inputs ------------------------------------
+
+
+def test_main_in_process(capsys, tmp_path):
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps(VALID["hortis"]))
+    assert cli.main(["hortis", str(f)]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["score"] == 53 and err == ""
+    f.write_text("{}")
+    assert cli.main(["hortis", str(f)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "dice: missing\n"
+
+
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 20),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.text(max_size=5),
+    st.lists(st.integers(0, 9), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(0, 3), max_size=2),
+)
+
+
+def paths_of(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from paths_of(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from paths_of(v, (*prefix, i))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(VALID)), st.data())
+def test_any_mutation_scores_or_is_refused_in_one_line(game, data):
+    value = json.loads(json.dumps(VALID[game]))
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = list(paths_of(value))
+        path = data.draw(st.sampled_from(paths))
+        if not path:
+            value = data.draw(junk)
+            continue
+        parent = value
+        for k in path[:-1]:
+            parent = parent[k]
+        if data.draw(st.booleans()) and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = data.draw(junk)
+    scorer = cli.scorer(game)
+    try:
+        out = scorer(value)
+    except ValueError as e:
+        msg = str(e)
+        assert msg and "\n" not in msg and ": " in msg
+        return
+    assert isinstance(out, dict)
+    json.dumps(out)
