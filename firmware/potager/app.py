@@ -57,7 +57,8 @@ class App:
         self.seen_revision = -1
         self.clock = Clock(now)
         self.power = Power()
-        self.history = []
+        self.history = []  # finished games (core.history records)
+        self.records = {}  # per mode, kept across games and power cycles (e.g. personal bests)
         self.boot_at = now
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
@@ -73,6 +74,7 @@ class App:
                 self.set_language(meta.get("lang", "en"), save=False)
                 self.power.load(meta.get("set"))
                 self.history = meta.get("hist") or []
+                self.records = meta.get("rec") or {}
                 if meta.get("mode"):
                     self.restore_game(meta["mode"], meta["base"], log)
             except Exception:  # a save that passes its CRC but not the rules: never trust it

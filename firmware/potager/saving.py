@@ -39,6 +39,7 @@ class Saving:
         engine = app.engine
         meta = {"lang": app.language, "set": app.power.settings, "mode": app.mode, "base": None}
         meta["hist"] = app.history
+        meta["rec"] = app.records
         log = []
         if engine is not None:
             meta["base"] = engine.base

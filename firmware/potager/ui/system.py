@@ -36,6 +36,7 @@ def wipe(app):
     """Erase every save: game, history, settings."""
     app.store.wipe()
     app.history = []
+    app.records = {}
     app.power = Power()
     app.saving.unsaved = False
     app.engine = app.mode = None
