@@ -1,0 +1,51 @@
+"""``python -m host_tools COMMAND [ARGS...]``: one module per command.
+
+A command is the module ``host_tools.<name>`` with a ``main(argv) -> int`` (the exit code);
+it is imported only when asked for, so one tool's dependencies never slow or break another.
+To add a command: write that module and list it in COMMANDS.
+"""
+
+import importlib
+import sys
+from typing import Optional, Sequence
+
+COMMANDS = {
+    "sim": "run the firmware on the simulated board (terminal UI, or --headless --script)",
+    "score": "score a finished game from JSON with the device's rule core",
+    "deploy": "copy the firmware to a CIRCUITPY drive",
+    "export": "export data from the device's saved state",
+    "bench": "measure the budgets (display traffic, heap, flash wear)",
+}
+
+
+def _usage() -> str:
+    lines = ["usage: python -m host_tools COMMAND [ARGS...]", "", "commands:"]
+    lines += [f"  {name:<8} {summary}" for name, summary in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(_usage(), file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(
+            f"host_tools: unknown command {name!r} (commands: {', '.join(COMMANDS)})",
+            file=sys.stderr,
+        )
+        return 2
+    module_name = f"{__package__ or 'host_tools'}.{name}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        print(f"host_tools: the {name!r} command is not written yet", file=sys.stderr)
+        return 2
+    return int(module.main(rest))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

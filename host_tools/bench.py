@@ -1,0 +1,225 @@
+"""`make bench`: deterministic measures on the simulated board and under real MicroPython,
+each beside the naive way measured in the same run. Writes bench/results.json, prints a table.
+
+Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in the README).
+- display: I2C bytes per key press (the frames between one key's start and the next key's),
+  against redrawing the full frame on every press (1037 bytes);
+- heap: the smallest `-X heapsize` (KiB, bisected) in which the App runs the whole session
+  under MicroPython from .py (tests/mpy/run_app.py, pure fakes for the hardware);
+  the heap growth over 10,000 idle loop steps;
+- nvm: flash writes per session against one write per state change, shortest interval;
+- host: simulator key presses per second (headless), the score CLI on a full 4-player
+  Arboretum end state; bytes of firmware deployed.
+"""
+
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+SCRIPTS = ROOT / "docs" / "scripts"
+RESULTS = ROOT / "bench" / "results.json"
+MPY_TESTS = ROOT / "tests" / "mpy"
+MICROPYTHON = Path(sys.executable).parent / "micropython"
+FULL_FRAME = 1037
+KEY_COMMANDS = ("hold",)
+
+
+def sessions():
+    return {path.stem: path.read_text() for path in sorted(SCRIPTS.glob("*.txt"))}
+
+
+def press_windows(script):
+    """(start, end) of every key in virtual ms, from the script's own timing."""
+    from host_tools.sim import parse_script
+
+    now, starts = 0, []
+    for command in parse_script(script):
+        if command.name == "hold":
+            starts.append(now)
+        if command.name in ("hold", "wait"):
+            now += command.number
+    return list(zip(starts, starts[1:] + [now + 10_000], strict=True))
+
+
+def display(scripts):
+    """Bytes per press over every session; presses on a screen just booted are left out."""
+    from host_tools.sim import SimBoard
+
+    per_press, presses, seconds = [], 0, 0.0
+    for script in scripts.values():
+        began = time.perf_counter()
+        result = SimBoard().run_script(script)
+        seconds += time.perf_counter() - began
+        windows = press_windows(script)
+        presses += len(windows)
+        for start, end in windows:
+            frames = [f for f in result.frames if start <= f["t_ms"] < end]
+            sent = sum(f["i2c_bytes"] for f in frames)
+            if sent < FULL_FRAME or not any(f["i2c_bytes"] >= FULL_FRAME for f in frames):
+                per_press.append(sent)
+    return per_press, presses / seconds
+
+
+def run_app(script_path, heap, idle=0):
+    env = {"MICROPYPATH": f"{FIRMWARE}:{MPY_TESTS}", "PATH": "/usr/bin:/bin"}
+    args = [str(MICROPYTHON), "-X", f"heapsize={heap}K", str(MPY_TESTS / "run_app.py")]
+    args += [str(script_path)] + ([str(idle)] if idle else [])
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    return json.loads(done.stdout) if done.returncode == 0 else None
+
+
+def smallest_heap(script_path, low=16, high=512):
+    """Bisect the heap in KiB; a heap counts as enough when it and the next 8 KiB both run
+    (fragmentation makes single sizes lucky)."""
+
+    def enough(kib):
+        return run_app(script_path, kib) is not None and run_app(script_path, kib + 8) is not None
+
+    if not enough(high):
+        return None
+    while high - low > 2:
+        mid = (low + high) // 2
+        if enough(mid):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def flash(scripts):
+    """NVM writes per session (App on pure fakes), the naive count, the shortest interval."""
+    sys.path.insert(0, str(MPY_TESTS))
+    if str(FIRMWARE) not in sys.path:
+        sys.path.append(str(FIRMWARE))
+    from pureboard import PureBoard
+
+    from potager.saving import Saving
+
+    writes, naive, gaps = {}, {}, []
+    changes = [0]
+    original = Saving.mark
+
+    def counting(self, now):
+        changes[0] += 1  # a naive device writes on every change
+        original(self, now)
+
+    Saving.mark = counting  # type: ignore[method-assign]
+    try:
+        for mode, script in scripts.items():
+            changes[0] = 0
+            board = PureBoard()
+            board.script(script)
+            board.run(5000)
+            writes[mode] = len(board.writes)
+            naive[mode] = changes[0]
+            gaps += [b - a for a, b in zip(board.writes, board.writes[1:], strict=False)]
+    finally:
+        Saving.mark = original  # type: ignore[method-assign]
+    return writes, naive, min(gaps) if gaps else None
+
+
+def arboretum_layout(rng):
+    """A legal 4-player end state: 10 species, 7 cards in hand, long snaking arboretums."""
+    species = [chr(ord("a") + i) + "tree" for i in range(10)]
+    deck = [s + str(v) for s in species for v in range(1, 9)]
+    rng.shuffle(deck)
+    players = []
+    for p in range(4):
+        hand, placed = deck[:7], deck[7:25]
+        deck = deck[25:]
+        cells = [{"card": c, "x": i % 6, "y": i // 6} for i, c in enumerate(placed)]
+        players.append({"name": "P" + str(p + 1), "hand": hand, "arboretum": cells})
+    return {"players": players, "species": species}
+
+
+def arboretum_cli_ms():
+    data = json.dumps(arboretum_layout(random.Random(7)))
+    cmd = [sys.executable, "-m", "host_tools", "score", "arboretum"]
+    best = None
+    for _ in range(3):
+        began = time.perf_counter()
+        done = subprocess.run(cmd, input=data, capture_output=True, text=True, cwd=ROOT)
+        elapsed = (time.perf_counter() - began) * 1000
+        if done.returncode != 0:
+            raise SystemExit("bench: arboretum CLI failed: " + done.stderr.strip())
+        best = elapsed if best is None else min(best, elapsed)
+    return round(best or 0.0, 1)
+
+
+def deploy_bytes():
+    return sum(
+        p.stat().st_size
+        for p in FIRMWARE.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith(".license")
+    )
+
+
+def measure():
+    scripts = sessions()
+    per_press, presses_per_s = display(scripts)
+    heap, idle = {}, None
+    for mode in scripts:
+        heap[mode] = smallest_heap(SCRIPTS / (mode + ".txt"))
+    idle_run = run_app(SCRIPTS / "free.txt", 512, idle=10_000)
+    idle = idle_run["idle_growth_bytes"] if idle_run else None
+    writes, naive, gap = flash(scripts)
+    return {
+        "display": {
+            "bytes_per_press_median": statistics.median(per_press),
+            "bytes_per_press_max": max(per_press),
+            "naive_bytes_per_press": FULL_FRAME,
+        },
+        "heap_kib": heap,
+        "idle_growth_bytes": idle,
+        "nvm": {"writes_per_game": writes, "naive_writes_per_game": naive, "min_interval_ms": gap},
+        "sim_presses_per_s": round(presses_per_s, 1),
+        "arboretum_cli_ms": arboretum_cli_ms(),
+        "deploy_bytes": deploy_bytes(),
+    }
+
+
+def table(results):
+    d, n = results["display"], results["nvm"]
+    ratio = d["naive_bytes_per_press"] / max(d["bytes_per_press_median"], 1)
+    lines = [
+        "| measure | Potager | naive | ratio |",
+        "| --- | --- | --- | --- |",
+        f"| I2C bytes per key press, median | {d['bytes_per_press_median']:g} | "
+        f"{d['naive_bytes_per_press']} (full frame) | {ratio:.1f}× less |",
+        f"| I2C bytes per key press, max | {d['bytes_per_press_max']} | "
+        f"{d['naive_bytes_per_press']} | |",
+    ]
+    for mode, kib in results["heap_kib"].items():
+        lines.append(f"| smallest MicroPython heap, {mode} session | {kib} KiB | | |")
+    lines.append(f"| heap growth over 10,000 idle steps | {results['idle_growth_bytes']} B | | |")
+    for mode, count in n["writes_per_game"].items():
+        naive = n["naive_writes_per_game"][mode]
+        lines.append(
+            f"| NVM writes, {mode} session | {count} | {naive} (a write per change) | "
+            f"{naive / max(count, 1):.1f}× fewer |"
+        )
+    lines.append(f"| shortest interval between NVM writes | {n['min_interval_ms']} ms | | |")
+    lines.append(f"| simulator key presses per second | {results['sim_presses_per_s']} | | |")
+    cli_ms = results["arboretum_cli_ms"]
+    lines.append(f"| score CLI, 4-player Arboretum end state | {cli_ms} ms | | |")
+    lines.append(f"| firmware deployed | {results['deploy_bytes']} B | | |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    results = measure()
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    print(table(results))
+    print(f"\nwritten: {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

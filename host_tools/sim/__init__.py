@@ -1,0 +1,57 @@
+"""The simulated board: the real firmware/code.py and Adafruit libraries on fake core modules.
+
+Command line: ``python -m host_tools sim`` (terminal UI) or
+``python -m host_tools sim --headless --script FILE [--frames OUT.jsonl] [--png OUT.png]
+[--state OUT.json] [--nvm NVM.bin] [--allow-crashes] [--firmware DIR]`` (see ``cli.py``;
+script commands in ``script.py``).
+
+Python API (for tests)::
+
+    from host_tools.sim import SimBoard, ScriptError
+
+    board = SimBoard(firmware_dir=DEFAULT_FIRMWARE, *, nvm=ERASED_NVM,
+                     board_id="raspberry_pi_pico")          # or "adafruit_feather_rp2040"
+    result = board.run_script("wait 500\\npress OK\\n")     # -> RunResult; ScriptError if bad
+    result.frames       # [{"t_ms", "screen", "leds", "i2c_bytes"}], one per visible change
+    result.state        # potager.app.current.snapshot() at the end (None if not running)
+    result.nvm          # the 4096-byte NVM image at the end (b"\\xff" * 4096 when new)
+    result.nvm_writes   # [NvmWrite(t_ms, start, length, torn)], one per nvm assignment
+    result.crashes      # [Crash(t_ms, caught, traceback)]: exceptions, watchdog resets
+    result.warnings     # e.g. a key pressed before the firmware had its keypad.Keys
+    result.pixels, result.leds, result.end_ms
+    board.pixels()      # the OLED now: 64 rows of 128 bools
+    board.leds()        # the ring now: 12 "#rrggbb", pixel 0 at the top, clockwise
+    board.nvm           # bytes; the next run_script starts from it (a power cycle)
+
+Each ``run_script`` powers the board on at t=0 with the NVM it has, runs until the script's
+last event has been handled (and the firmware has reached a sleep with its app running, at
+most 10 s of virtual time later), and leaves the process as it found it: ``time`` restored,
+sys.path and the firmware's modules back as they were (the fakes stay in sys.modules).
+
+Frames: at each firmware sleep, if the firmware's screen rows, the bytes sent to the OLED or
+the LED bytes changed since the last frame (and ``potager.app.current`` exists), a frame is
+recorded. ``i2c_bytes`` counts every byte handed to ``busio.I2C.writeto`` since the previous
+frame, control bytes included, address byte and bus overhead excluded: a full frame is
+6 (``0x21`` column range as three ``0x80``-prefixed pairs) + 6 (``0x22`` page range) +
+1025 (``0x40`` then 1024 GDDRAM bytes) = 1037. The first frame after a boot also carries
+the display's init sequence (14 writes, 46 bytes).
+"""
+
+from host_tools.sim.cli import main
+from host_tools.sim.machine import ERASED_NVM, NVM_SIZE, Crash, NvmWrite
+from host_tools.sim.runner import DEFAULT_FIRMWARE, RunResult, SimBoard
+from host_tools.sim.script import Command, ScriptError, parse_script
+
+__all__ = [
+    "DEFAULT_FIRMWARE",
+    "ERASED_NVM",
+    "NVM_SIZE",
+    "Command",
+    "Crash",
+    "NvmWrite",
+    "RunResult",
+    "ScriptError",
+    "SimBoard",
+    "main",
+    "parse_script",
+]

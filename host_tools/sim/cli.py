@@ -1,0 +1,125 @@
+"""``python -m host_tools sim``: the simulated board from the command line.
+
+Exit codes: 0 the run went through; 1 the firmware raised (traceback on stderr), also when
+its own recovery caught the exception, unless ``--allow-crashes``; 2 bad usage, a bad script
+(one line naming the line and the fault, nothing run) or a bad NVM file.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from host_tools.sim.boards import KEY_NAMES
+from host_tools.sim.machine import NVM_SIZE
+from host_tools.sim.render import write_png
+from host_tools.sim.runner import DEFAULT_FIRMWARE, RunResult, SimBoard
+from host_tools.sim.script import Command, ScriptError, parse_script
+from host_tools.sim.tui import LEGEND, run_interactive
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m host_tools sim",
+        description="Run the firmware on the simulated board: a terminal UI in real time, "
+        "or a script in virtual time with --headless.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"""script: one command a line, '#' starts a comment
+  press KEY | hold KEY MS | wait MS | power-cut | tear-next-write N | boot
+  KEY: {" ".join(KEY_NAMES)}
+terminal UI keys:
+  {LEGEND}
+exit status: 0 ran, 1 firmware exception, 2 bad usage, script or NVM file""",
+    )
+    parser.add_argument("--headless", action="store_true", help="no UI: run --script")
+    parser.add_argument("--script", type=Path, metavar="FILE", help="commands to run")
+    parser.add_argument("--frames", type=Path, metavar="OUT.jsonl", help="one frame a line")
+    parser.add_argument("--png", type=Path, metavar="OUT.png", help="the board at the end")
+    parser.add_argument("--state", type=Path, metavar="OUT.json", help="state at the end")
+    parser.add_argument(
+        "--nvm", type=Path, metavar="NVM.bin", help="NVM image: read if it exists, written back"
+    )
+    parser.add_argument(
+        "--allow-crashes",
+        action="store_true",
+        help="exceptions the firmware's recovery caught do not fail the run",
+    )
+    parser.add_argument(
+        "--firmware", type=Path, default=DEFAULT_FIRMWARE, metavar="DIR", help="has code.py"
+    )
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        board, script = _prepare(args)
+    except _UsageError as error:
+        print(f"sim: {error}", file=sys.stderr)
+        return 2
+    if script is not None:
+        result = board.run_script(script)
+    else:
+        result = run_interactive(board)
+    _write_outputs(args, result)
+    return _report(result, allow_caught=args.allow_crashes)
+
+
+def _prepare(args: argparse.Namespace) -> tuple[SimBoard, Optional[list[Command]]]:
+    """Everything that can refuse the run, checked before anything runs."""
+    if args.headless and args.script is None:
+        raise _UsageError("--headless needs --script FILE")
+    if args.script is not None and not args.headless:
+        raise _UsageError("--script runs only with --headless")
+    script = None
+    if args.script is not None:
+        try:
+            script = parse_script(args.script.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            raise _UsageError(f"cannot read the script {args.script}: {error}") from None
+        except ScriptError as error:
+            raise _UsageError(f"{args.script}:{error.line}: {error.message}") from None
+    elif not sys.stdin.isatty():
+        raise _UsageError(
+            "the interactive board needs a terminal (stdin is not a TTY); "
+            "for scripts use --headless --script FILE"
+        )
+    nvm = None
+    if args.nvm is not None and args.nvm.exists():
+        nvm = args.nvm.read_bytes()
+        if len(nvm) != NVM_SIZE:
+            raise _UsageError(f"{args.nvm} has {len(nvm)} bytes; an NVM image has {NVM_SIZE}")
+    try:
+        board = SimBoard(args.firmware) if nvm is None else SimBoard(args.firmware, nvm=nvm)
+    except FileNotFoundError as error:
+        raise _UsageError(str(error)) from None
+    return board, script
+
+
+def _write_outputs(args: argparse.Namespace, result: RunResult) -> None:
+    if args.frames is not None:
+        lines = (json.dumps(frame, ensure_ascii=False) + "\n" for frame in result.frames)
+        args.frames.write_text("".join(lines), encoding="utf-8")
+    if args.png is not None:
+        write_png(args.png, result.pixels, result.leds)
+    if args.state is not None:
+        text = json.dumps(result.state, indent=2, ensure_ascii=False)
+        args.state.write_text(text + "\n", encoding="utf-8")
+    if args.nvm is not None:
+        args.nvm.write_bytes(result.nvm)
+
+
+def _report(result: RunResult, *, allow_caught: bool) -> int:
+    for warning in result.warnings:
+        print(f"sim: warning: {warning}", file=sys.stderr)
+    failures = [crash for crash in result.crashes if not (crash.caught and allow_caught)]
+    for crash in failures:
+        how = "caught by the firmware's recovery" if crash.caught else "not caught"
+        print(f"sim: firmware error at t={crash.t_ms} ms ({how}):", file=sys.stderr)
+        print(crash.traceback, end="", file=sys.stderr)
+    return 1 if failures else 0

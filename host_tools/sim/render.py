@@ -1,0 +1,92 @@
+"""Pictures of the board: a PNG (OLED scaled up, the ring as discs) and terminal text.
+
+The ring's pixel 0 is at the top and the others follow clockwise, on a frame around the OLED.
+LED colours are lifted for display (the firmware caps the ring's brightness for USB power,
+which would draw as near-black); the frames keep the exact bytes.
+"""
+
+import itertools
+from pathlib import Path
+from typing import Union
+
+from host_tools.sim.boards import RING_SIZE
+
+SCALE = 4
+OLED_SIZE = (128 * SCALE, 64 * SCALE)
+MARGIN = 64  # around the OLED, where the ring is drawn
+PNG_SIZE = (OLED_SIZE[0] + 2 * MARGIN, OLED_SIZE[1] + 2 * MARGIN)
+LED_RADIUS = 12
+LIT = (170, 215, 255)  # an OLED's blue-white
+BACKGROUND = (24, 24, 24)
+UNLIT_LED = (70, 70, 70)
+TERMINAL_BOARD_SIZE = (128 + 4, 64 // 2 + 4)  # characters: the OLED and a 2-character margin
+
+
+def ring_offsets(half_width: float, half_height: float) -> list[tuple[float, float]]:
+    """Where each LED sits relative to the centre: evenly spaced along the border of a
+    half_width x half_height box, clockwise from the top centre (so 3, 6 and 9 o'clock fall
+    on the middles of the sides)."""
+    w, h = half_width, half_height
+    corners = [(0.0, -h), (w, -h), (w, h), (-w, h), (-w, -h), (0.0, -h)]
+    offsets = []
+    for i in range(RING_SIZE):
+        distance = 4 * (w + h) * i / RING_SIZE
+        for (x0, y0), (x1, y1) in itertools.pairwise(corners):
+            length = abs(x1 - x0) + abs(y1 - y0)
+            if distance <= length:
+                share = distance / length
+                offsets.append((x0 + (x1 - x0) * share, y0 + (y1 - y0) * share))
+                break
+            distance -= length
+    return offsets
+
+
+def visible_rgb(colour: str) -> tuple[int, int, int]:
+    """'#rrggbb' lifted so that dim LEDs still show their hue (order of brightness kept)."""
+    channels = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (round(255 * (c / 255) ** 0.4) for c in channels)
+    return r, g, b
+
+
+def write_png(path: Union[str, Path], pixels: list[list[bool]], leds: list[str]) -> None:
+    from PIL import Image, ImageDraw
+
+    oled = Image.new("RGB", (128, 64))
+    oled.putdata([LIT if lit else (0, 0, 0) for row in pixels for lit in row])
+    image = Image.new("RGB", PNG_SIZE, BACKGROUND)
+    image.paste(oled.resize(OLED_SIZE, Image.Resampling.NEAREST), (MARGIN, MARGIN))
+    draw = ImageDraw.Draw(image)
+    centre_x, centre_y = PNG_SIZE[0] / 2, PNG_SIZE[1] / 2
+    reach_x, reach_y = OLED_SIZE[0] / 2 + MARGIN / 2, OLED_SIZE[1] / 2 + MARGIN / 2
+    for colour, (dx, dy) in zip(leds, ring_offsets(reach_x, reach_y), strict=True):
+        x, y = centre_x + dx, centre_y + dy
+        box = (x - LED_RADIUS, y - LED_RADIUS, x + LED_RADIUS, y + LED_RADIUS)
+        if colour == "#000000":
+            draw.ellipse(box, outline=UNLIT_LED, width=2)
+        else:
+            draw.ellipse(box, fill=visible_rgb(colour))
+    image.save(path)
+
+
+def terminal_lines(pixels: list[list[bool]], leds: list[str]) -> list[str]:
+    """The OLED in half-block characters (two pixel rows a character) inside a 2-character
+    margin that carries the ring as coloured dots (ANSI 24-bit colour)."""
+    blocks = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+    oled_rows = [
+        "".join(blocks[top, bottom] for top, bottom in zip(pixels[y], pixels[y + 1], strict=True))
+        for y in range(0, len(pixels), 2)
+    ]
+    width, height = TERMINAL_BOARD_SIZE
+    grid = [[" "] * width for _ in range(height)]
+    for y, row in enumerate(oled_rows):
+        grid[y + 2][2 : 2 + len(row)] = row
+    centre_x, centre_y = (width - 1) / 2, (height - 1) / 2
+    # spaced in screen distance: a character is about twice as tall as it is wide
+    for colour, (dx, dy) in zip(leds, ring_offsets(centre_x, 2 * centre_y), strict=True):
+        x, y = round(centre_x + dx), round(centre_y + dy / 2)
+        if colour == "#000000":
+            grid[y][x] = "\x1b[2m○\x1b[0m"
+        else:
+            r, g, b = visible_rgb(colour)
+            grid[y][x] = f"\x1b[38;2;{r};{g};{b}m●\x1b[0m"
+    return ["".join(row) for row in grid]

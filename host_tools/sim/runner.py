@@ -1,0 +1,438 @@
+"""SimBoard: runs the real ``firmware/code.py`` on the simulated board.
+
+The firmware runs in the calling thread with ``runpy.run_path``, as CircuitPython runs code.py.
+While it runs, ``time.sleep``, ``time.monotonic`` and ``time.monotonic_ns`` are replaced: in
+that thread, a sleep is where the simulator acts (run the displays' background refresh, record
+a frame, move the virtual clock, deliver key events, apply script commands, fire the
+watchdog); other threads keep the real functions. To take the CPU away (power cut, reset, end
+of the script) the simulator raises :class:`StopFirmware` from a sleep or from an NVM write:
+a BaseException, so the firmware's ``except Exception`` recovery lets it unwind.
+"""
+
+import contextlib
+import functools
+import importlib
+import json
+import os
+import runpy
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType, TracebackType
+from typing import Any, Optional, Protocol, SupportsIndex, Union
+
+from host_tools.sim import fakes
+from host_tools.sim.boards import BOARDS
+from host_tools.sim.fakes.watchdog import WatchDogMode, WatchDogTimeout
+from host_tools.sim.machine import ERASED_NVM, Crash, Machine, NvmWrite, StopFirmware
+from host_tools.sim.script import Command, parse_script
+
+DEFAULT_FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+# Libraries that live on the CIRCUITPY drive: their module state is RAM, lost with the power.
+# (displayio and its buses are core modules on the device: they stay imported.)
+DRIVE_LIBRARIES = frozenset(
+    {
+        "adafruit_bitmap_font",
+        "adafruit_display_text",
+        "adafruit_displayio_ssd1306",
+        "adafruit_pixelbuf",
+        "adafruit_ticks",
+        "neopixel",
+    }
+)
+# After the script's last event, the run ends at the firmware's first sleep with an app
+# running (potager.app.current set), or this long after the end if none comes up.
+SETTLE_US = 10_000_000
+
+
+class Clock(Protocol):
+    def wait_until(self, board: "SimBoard", at_us: Optional[int]) -> None:
+        """Let time pass up to ``at_us`` (None: until some input), or less when input arrives,
+        and set ``board.machine.now_us`` accordingly."""
+
+
+class VirtualClock:
+    """Headless: time jumps to the next event; nothing sleeps for real."""
+
+    def wait_until(self, board: "SimBoard", at_us: Optional[int]) -> None:
+        if at_us is None:
+            raise RuntimeError("a headless run has nothing to wait for")
+        board.machine.now_us = max(board.machine.now_us, at_us)
+
+
+@dataclass
+class RunResult:
+    frames: list[dict[str, Any]]  # {"t_ms", "screen", "leds", "i2c_bytes"}, one per change
+    state: Any  # potager.app.current.snapshot() at the end; None if no app was running
+    nvm: bytes
+    nvm_writes: list[NvmWrite]
+    crashes: list[Crash]
+    warnings: list[str]
+    pixels: list[list[bool]]  # the OLED at the end: 64 rows of 128
+    leds: list[str]  # the ring at the end: 12 x "#rrggbb"
+    end_ms: int
+
+
+class SimBoard:
+    def __init__(
+        self,
+        firmware_dir: Union[str, Path] = DEFAULT_FIRMWARE,
+        *,
+        nvm: bytes = ERASED_NVM,
+        board_id: str = "raspberry_pi_pico",
+    ) -> None:
+        self.firmware_dir = Path(firmware_dir).resolve()
+        if not (self.firmware_dir / "code.py").is_file():
+            raise FileNotFoundError(f"no code.py in {self.firmware_dir}")
+        if board_id not in BOARDS:
+            raise ValueError(f"unknown board {board_id!r} (boards: {', '.join(BOARDS)})")
+        self.definition = BOARDS[board_id]
+        self.machine = Machine(self.definition, nvm)
+        self._firmware_names = {
+            entry.stem
+            for entry in self.firmware_dir.iterdir()
+            if not entry.name.startswith((".", "_"))
+            and (entry.is_dir() or entry.suffix == ".py")
+            and entry.stem not in ("code", "boot", "lib")
+        }
+        self._clock: Clock = VirtualClock()
+        self._end_us: Optional[int] = None
+        self._quit = False
+        self._observing = True
+        self._frames: list[dict[str, Any]] = []
+        self._last_seen: Any = None
+        self._i2c_at_last_frame = 0
+        self._final_state: Any = None
+
+    # --- the API ---
+    @property
+    def nvm(self) -> bytes:
+        return bytes(self.machine.nvm)
+
+    def pixels(self) -> list[list[bool]]:
+        return self.machine.oled.pixels()
+
+    def leds(self) -> list[str]:
+        return self.machine.leds()
+
+    def run_script(self, script: Union[str, Sequence[Command]]) -> RunResult:
+        """Power on at t=0 with the NVM the board has, run the script, return what happened.
+        A bad script raises ScriptError before anything runs."""
+        commands = parse_script(script) if isinstance(script, str) else list(script)
+        self.machine = Machine(self.definition, self.nvm)
+        t_us = 0
+        for command in commands:
+            if command.name == "hold":
+                assert command.key is not None
+                self._schedule_key(t_us, command.key, command.number)
+                t_us += command.number * 1000
+            elif command.name == "wait":
+                t_us += command.number * 1000
+            elif command.name == "power-cut":
+                self.machine.schedule(t_us, self._cut_power)
+            elif command.name == "boot":
+                self.machine.schedule(t_us, self._boot)
+            elif command.name == "tear-next-write":
+                self.machine.schedule(t_us, functools.partial(self._arm_tear, command.number))
+        return self._run(VirtualClock(), end_us=t_us)
+
+    def run_live(self, clock: Clock) -> RunResult:
+        """Power on and run until :meth:`quit`; the clock brings the input (terminal UI)."""
+        self.machine = Machine(self.definition, self.nvm)
+        return self._run(clock, end_us=None)
+
+    def _run(self, clock: Clock, *, end_us: Optional[int]) -> RunResult:
+        self._clock, self._end_us, self._quit = clock, end_us, False
+        self._frames, self._last_seen, self._i2c_at_last_frame = [], None, 0
+        self._final_state = None
+        fakes.install()
+        fakes.attach(self.machine, self.definition)
+        # Blinka refreshes auto-refresh displays from a thread in real time; the sim runs that
+        # background tick itself, at each firmware sleep, so runs are deterministic.
+        _library("displayio")._stop_background()
+        try:
+            with self._virtual_time(), self._firmware_imports():
+                self.machine.power_on()
+                while not self._over():
+                    if self.machine.boot_pending:
+                        self._run_firmware()
+                    else:
+                        self._advance_to(self._end_us)
+        finally:
+            fakes.attach(None)
+        return RunResult(
+            frames=self._frames,
+            state=self._final_state,
+            nvm=self.nvm,
+            nvm_writes=list(self.machine.nvm_writes),
+            crashes=list(self.machine.crashes),
+            warnings=list(self.machine.warnings),
+            pixels=self.pixels(),
+            leds=self.leds(),
+            end_ms=self.machine.now_ms,
+        )
+
+    # Live controls (for the clock of run_live): each acts at the current virtual time.
+    def press(self, key: int, ms: int) -> None:
+        self._schedule_key(self.machine.now_us, key, ms)
+
+    def toggle_power(self) -> None:
+        self.machine.schedule(
+            self.machine.now_us, self._cut_power if self.machine.powered else self._boot
+        )
+
+    def quit(self) -> None:
+        self._quit = True
+
+    # --- script and live actions ---
+    def _schedule_key(self, at_us: int, key: int, ms: int) -> None:
+        self.machine.schedule(at_us, lambda: self.machine.set_button(key, True))
+        self.machine.schedule(at_us + ms * 1000, lambda: self.machine.set_button(key, False))
+
+    def _cut_power(self) -> None:
+        was_live = self.machine.live
+        self.machine.cut_power()
+        if was_live:
+            raise StopFirmware
+
+    def _boot(self) -> None:
+        was_live = self.machine.live
+        if self.machine.powered:
+            self.machine.cut_power()
+        self.machine.power_on()
+        if was_live:
+            raise StopFirmware
+
+    def _arm_tear(self, after_bytes: int) -> None:
+        self.machine.tear_after = after_bytes
+
+    # --- the run ---
+    def _over(self) -> bool:
+        machine = self.machine
+        if self._quit:
+            return True
+        if self._end_us is None or machine.now_us < self._end_us or machine.boot_pending:
+            return False
+        if machine.next_event_us() is not None:
+            return False
+        if not machine.live:
+            return True
+        return self._current_app() is not None or machine.now_us >= self._end_us + SETTLE_US
+
+    def _advance_to(self, target_us: Optional[int]) -> None:
+        """Let virtual time pass, running the events due on the way."""
+        machine = self.machine
+        while True:
+            due = [machine.next_event_us(), machine.watchdog.deadline_us, target_us]
+            times = [t for t in due if t is not None]
+            self._clock.wait_until(self, min(times) if times else None)
+            machine.run_due_events()
+            self._fire_watchdog()
+            if self._quit:
+                if machine.live:
+                    self._stop_for_good()
+                return
+            if machine.boot_pending and not machine.live:
+                return
+            if target_us is not None and machine.now_us >= target_us:
+                return
+
+    def _fire_watchdog(self) -> None:
+        state = self.machine.watchdog
+        if state.deadline_us is None or self.machine.now_us < state.deadline_us:
+            return
+        if state.mode is WatchDogMode.RESET:
+            self.machine.record_failure(
+                f"watchdog: not fed for {state.timeout_s} s, the board was reset"
+            )
+            self.machine.request_reset()
+        state.mode = state.deadline_us = None
+        raise WatchDogTimeout("Watchdog timer expired.")
+
+    def _firmware_sleep(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("sleep length must be non-negative")
+        if not self.machine.live:  # code still unwinding after the power went
+            raise StopFirmware
+        self._display_background()
+        self._observe()
+        if self._over():
+            self._stop_for_good()
+        self._advance_to(self.machine.now_us + round(seconds * 1_000_000))
+
+    def _stop_for_good(self) -> None:
+        self._final_state = self._read_state()
+        self.machine.halt()
+        raise StopFirmware
+
+    def _run_firmware(self) -> None:
+        self.machine.start_firmware()
+        self._observing = True
+        try:
+            runpy.run_path(str(self.firmware_dir / "code.py"), run_name="__main__")
+        except (StopFirmware, SystemExit):  # SystemExit: sys.exit() ends code.py
+            pass
+        except Exception as exc:
+            self.machine.record_crash(self._firmware_part(exc), caught=False)
+        finally:
+            if self.machine.live:  # code.py ended or raised: the board stays on, idle
+                self.machine.halt()
+            self._release_displays()
+            self._forget_firmware_modules()
+
+    def _firmware_part(self, exc: Exception) -> Exception:
+        """The traceback from the first firmware frame on (not runpy's and the sim's frames)."""
+        tb: Optional[TracebackType] = exc.__traceback__
+        while tb is not None and not tb.tb_frame.f_code.co_filename.startswith(
+            str(self.firmware_dir) + os.sep
+        ):
+            tb = tb.tb_next
+        return exc.with_traceback(tb) if tb is not None else exc
+
+    # --- what the firmware shows ---
+    def _current_app(self) -> Any:
+        return getattr(sys.modules.get("potager.app"), "current", None)
+
+    def _observe(self) -> None:
+        """Record a frame if the screen text, the OLED traffic or the LED bytes changed."""
+        current = self._current_app()
+        if current is None or not self._observing:
+            return
+        try:
+            rows = [str(row) for row in current.screen_rows]
+        except Exception as exc:
+            # Reading it again at every sleep would only repeat the same crash.
+            self._observing = False
+            self.machine.record_crash(exc, caught=False)
+            return
+        machine = self.machine
+        seen = (rows, machine.i2c_bytes, machine.ring_bytes)
+        if seen == self._last_seen:
+            return
+        self._last_seen = seen
+        self._frames.append(
+            {
+                "t_ms": machine.now_ms,
+                "screen": rows,
+                "leds": machine.leds(),
+                "i2c_bytes": machine.i2c_bytes - self._i2c_at_last_frame,
+            }
+        )
+        self._i2c_at_last_frame = machine.i2c_bytes
+
+    def _read_state(self) -> Any:
+        current = self._current_app()
+        if current is None:
+            return None
+        try:
+            state = current.snapshot()
+            json.dumps(state)
+        except Exception as exc:
+            self.machine.record_crash(exc, caught=False)
+            return None
+        return state
+
+    def _display_background(self) -> None:
+        """CircuitPython's background tick: auto-refresh displays refresh when they are due."""
+        displayio = sys.modules.get("displayio")
+        for display in list(getattr(displayio, "displays", ())):
+            if getattr(display, "_auto_refresh", False):
+                display._background()
+
+    # --- the process around the firmware ---
+    @contextlib.contextmanager
+    def _virtual_time(self) -> Iterator[None]:
+        firmware_thread = threading.get_ident()
+        real_sleep, real_monotonic, real_monotonic_ns = (
+            time.sleep,
+            time.monotonic,
+            time.monotonic_ns,
+        )
+
+        def sleep(seconds: Union[float, SupportsIndex]) -> None:
+            if threading.get_ident() != firmware_thread:
+                real_sleep(seconds)
+            else:
+                self._firmware_sleep(float(seconds))
+
+        def monotonic() -> float:
+            if threading.get_ident() != firmware_thread:
+                return real_monotonic()
+            return self.machine.uptime_us() / 1_000_000
+
+        def monotonic_ns() -> int:
+            if threading.get_ident() != firmware_thread:
+                return real_monotonic_ns()
+            return self.machine.uptime_us() * 1000
+
+        time.sleep, time.monotonic, time.monotonic_ns = sleep, monotonic, monotonic_ns
+        try:
+            yield
+        finally:
+            time.sleep, time.monotonic, time.monotonic_ns = (
+                real_sleep,
+                real_monotonic,
+                real_monotonic_ns,
+            )
+
+    @contextlib.contextmanager
+    def _firmware_imports(self) -> Iterator[None]:
+        """The firmware dir goes at the END of sys.path (its code.py must not shadow the
+        stdlib's ``code``, which pdb imports); other entries that hold the firmware's packages
+        (e.g. the real firmware when this is a stub) leave sys.path meanwhile. Modules the
+        process had imported under the firmware's names come back afterwards."""
+        saved_path = list(sys.path)
+        saved_modules = {
+            name: module
+            for name, module in list(sys.modules.items())
+            if self._is_firmware_module(name, module)
+        }
+        self._forget_firmware_modules()
+        sys.path[:] = [entry for entry in saved_path if not self._holds_firmware(entry)]
+        sys.path.append(str(self.firmware_dir))
+        importlib.invalidate_caches()
+        try:
+            yield
+        finally:
+            self._forget_firmware_modules()
+            sys.modules.update(saved_modules)
+            sys.path[:] = saved_path
+
+    def _holds_firmware(self, entry: str) -> bool:
+        directory = Path(entry or ".").resolve()
+        return directory == self.firmware_dir or any(
+            (directory / name).is_dir() or (directory / f"{name}.py").is_file()
+            for name in self._firmware_names
+        )
+
+    def _is_firmware_module(self, name: str, module: Optional[ModuleType]) -> bool:
+        top = name.partition(".")[0]
+        if top in self._firmware_names or top in DRIVE_LIBRARIES:
+            return True
+        file = getattr(module, "__file__", None)
+        return isinstance(file, str) and file.startswith(str(self.firmware_dir) + os.sep)
+
+    def _forget_firmware_modules(self) -> None:
+        """Power off: the firmware's and the drive libraries' modules are RAM."""
+        for name, module in list(sys.modules.items()):
+            if self._is_firmware_module(name, module):
+                del sys.modules[name]
+
+    def _release_displays(self) -> None:
+        displayio = sys.modules.get("displayio")
+        if displayio is None:
+            return
+        # A display whose constructor was cut short (power cut during its init sleeps) cannot
+        # be released; emptying the lists by hand lets the next boot build a display again.
+        with contextlib.suppress(Exception):
+            displayio.release_displays()
+        displayio.displays.clear()
+        displayio.display_buses.clear()
+
+
+def _library(name: str) -> Any:
+    """A real library module, untyped (its stubs describe the device's API, not Blinka's)."""
+    return importlib.import_module(name)

@@ -1,0 +1,331 @@
+"""The simulated board running a stub firmware built on the real display and LED stack."""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from host_tools.sim import ERASED_NVM, SimBoard
+from host_tools.sim.cli import main
+from host_tools.sim.render import PNG_SIZE
+
+INIT_BYTES = 46
+FULL_FRAME_BYTES = 1037
+UP, DOWN, LEFT, RIGHT, OK, BACK, TURN = range(7)
+
+# A tiny firmware: OK counts (saved to NVM as 4 equal bytes, so a torn write shows), UP moves
+# the lit LED only, TURN raises inside the loop's recovery, LEFT raises past it, DOWN starts a
+# watchdog that is never fed.
+STUB_APP = """
+import time
+
+import board
+import busio
+import displayio
+import i2cdisplaybus
+import keypad
+import microcontroller
+import neopixel
+import terminalio
+import watchdog
+from adafruit_display_text import bitmap_label
+from adafruit_displayio_ssd1306 import SSD1306
+
+current = None
+PINS = ("GP10", "GP11", "GP12", "GP13", "GP14", "GP15", "GP16")
+
+
+class App:
+    def __init__(self):
+        displayio.release_displays()
+        i2c = busio.I2C(board.GP5, board.GP4, frequency=400_000)
+        bus = i2cdisplaybus.I2CDisplayBus(i2c, device_address=0x3C)
+        self.display = SSD1306(bus, width=128, height=64, auto_refresh=False)
+        self.label = bitmap_label.Label(terminalio.FONT, text="", x=4, y=8)
+        group = displayio.Group()
+        group.append(self.label)
+        self.display.root_group = group
+        pins = [getattr(board, name) for name in PINS]
+        self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
+        self.pixels = neopixel.NeoPixel(board.GP22, 12, brightness=0.2, auto_write=False)
+        saved = microcontroller.nvm[0]
+        self.count = 0 if saved == 0xFF else saved
+        self.lit = 0
+        self.events = []
+        self.fatal = False
+        self.render()
+
+    @property
+    def screen_rows(self):
+        return ["count " + str(self.count)]
+
+    def snapshot(self):
+        return {"count": self.count, "events": self.events}
+
+    def render(self):
+        self.label.text = self.screen_rows[0]
+        self.display.refresh()
+        self.pixels.fill(0)
+        self.pixels[self.lit] = (255, 0, 0)
+        self.pixels.show()
+
+    def step(self):
+        event = keypad.Event()
+        changed = False
+        while self.keys.events.get_into(event):
+            self.events.append([event.key_number, event.pressed, event.timestamp])
+            if not event.pressed:
+                continue
+            changed = True
+            if event.key_number == 4:
+                self.count += 1
+                microcontroller.nvm[0:4] = bytes([self.count]) * 4
+            elif event.key_number == 0:
+                self.lit = (self.lit + 1) % 12
+            elif event.key_number == 6:
+                raise ValueError("stub crash")
+            elif event.key_number == 2:
+                self.fatal = True
+            elif event.key_number == 1:
+                microcontroller.watchdog.timeout = 2
+                microcontroller.watchdog.mode = watchdog.WatchDogMode.RESET
+        if changed:
+            self.render()
+
+
+def main():
+    global current
+    current = App()
+    while True:
+        try:
+            current.step()
+        except Exception as exc:
+            report = getattr(microcontroller, "on_crash", None)
+            if report:
+                report(exc)
+        if current.fatal:
+            raise RuntimeError("stub fatal")
+        time.sleep(0.01)
+"""
+
+
+@pytest.fixture
+def firmware(tmp_path):
+    root = tmp_path / "firmware"
+    (root / "potager").mkdir(parents=True)
+    (root / "code.py").write_text("from potager.app import main\nmain()\n")
+    (root / "potager" / "__init__.py").write_text("")
+    (root / "potager" / "app.py").write_text(STUB_APP)
+    return root
+
+
+def ticks(ms):
+    """supervisor.ticks_ms() ms after boot: it starts 65.536 s before its wrap at 2**29."""
+    return (2**29 - 65_536 + ms) % 2**29
+
+
+def test_key_presses_reach_the_firmware_with_key_numbers_and_timestamps(firmware):
+    result = SimBoard(firmware).run_script("wait 1000\npress OK\nhold RIGHT 300\npress BACK")
+    assert result.state["events"] == [
+        [OK, True, ticks(1000)],
+        [OK, False, ticks(1080)],
+        [RIGHT, True, ticks(1080)],
+        [RIGHT, False, ticks(1380)],
+        [BACK, True, ticks(1380)],
+        [BACK, False, ticks(1460)],
+    ]
+    assert result.crashes == [] and result.warnings == []
+
+
+def test_every_key_has_its_number(firmware):
+    script = "wait 500\n" + "".join(f"press {key}\n" for key in ("UP", "RIGHT", "OK", "BACK"))
+    events = SimBoard(firmware).run_script(script).state["events"]
+    assert [number for number, pressed, _ in events if pressed] == [UP, RIGHT, OK, BACK]
+
+
+def test_frames_carry_screen_leds_and_display_traffic(firmware):
+    frames = SimBoard(firmware).run_script("wait 500\npress OK\nwait 100\npress UP").frames
+    first, counted, moved = frames
+    assert first["screen"] == ["count 0"]
+    assert first["i2c_bytes"] == INIT_BYTES + FULL_FRAME_BYTES
+    assert first["leds"] == ["#330000"] + ["#000000"] * 11  # brightness 0.2 applied
+    assert (counted["t_ms"], counted["screen"]) == (500, ["count 1"])
+    assert 0 < counted["i2c_bytes"] < 320
+    assert moved["t_ms"] == 680 and moved["i2c_bytes"] == 0  # only the LEDs changed
+    assert moved["leds"][:2] == ["#000000", "#330000"]
+
+
+def test_runs_are_deterministic(firmware):
+    script = "wait 300\npress OK\nhold UP 500\npower-cut\nwait 50\nboot\nwait 400\npress OK"
+    first, second = SimBoard(firmware).run_script(script), SimBoard(firmware).run_script(script)
+    assert first == second
+
+
+def test_power_cut_loses_ram_and_keeps_nvm(firmware):
+    script = "wait 500\npress OK\npress OK\npower-cut\nwait 1000\nboot\nwait 500"
+    result = SimBoard(firmware).run_script(script)
+    assert result.state == {"count": 2, "events": []}
+    assert [write.t_ms for write in result.nvm_writes] == [500, 580]
+    assert result.nvm[:4] == bytes([2]) * 4 and result.nvm[4:] == ERASED_NVM[4:]
+    off = [frame for frame in result.frames if 660 <= frame["t_ms"] < 1660]
+    assert off == []
+    assert result.frames[-1]["i2c_bytes"] == INIT_BYTES + FULL_FRAME_BYTES  # a new display
+
+
+def test_keys_pressed_while_off_do_nothing(firmware):
+    result = SimBoard(firmware).run_script("power-cut\nwait 100\npress OK\nboot\nwait 500")
+    assert result.state == {"count": 0, "events": []}
+    assert result.nvm_writes == [] and result.warnings == []
+
+
+def test_a_key_pressed_before_the_firmware_watches_it_is_reported(firmware):
+    result = SimBoard(firmware).run_script("press OK\nwait 300")
+    assert result.state["count"] == 0
+    assert result.warnings == [
+        "t=0 ms: OK pressed while no keypad.Keys watched GP14: the press is lost, as on the device"
+    ]
+
+
+def test_tear_next_write_leaves_a_partial_write_and_the_board_off(firmware):
+    script = "wait 500\npress OK\ntear-next-write 2\npress OK\nwait 1000"
+    board = SimBoard(firmware)
+    result = board.run_script(script)
+    assert result.nvm[:4] == bytes([2, 2, 1, 1])
+    assert [(w.length, w.torn) for w in result.nvm_writes] == [(4, False), (2, True)]
+    assert result.state is None  # off
+    assert result.frames[-1]["t_ms"] == 500
+    assert result.leds == ["#000000"] * 12 and not any(map(any, result.pixels))
+
+    resumed = board.run_script("wait 500")  # power comes back with what the flash holds
+    assert resumed.state["count"] == 2
+
+
+def test_boot_while_on_is_a_reset_and_boots_twice_in_one_process(firmware):
+    board = SimBoard(firmware)
+    first = board.run_script("wait 500\npress OK\nboot\nwait 500\npress OK")
+    boots = [f for f in first.frames if f["i2c_bytes"] == INIT_BYTES + FULL_FRAME_BYTES]
+    assert len(boots) == 2
+    assert first.state["count"] == 2
+    second = board.run_script("wait 500")
+    assert second.state["count"] == 2 and second.crashes == []
+    assert second.pixels == first.pixels  # "count 2" drawn by a display built a third time
+
+
+def test_crash_caught_by_the_firmware_is_reported(firmware):
+    result = SimBoard(firmware).run_script("wait 500\npress TURN\npress OK")
+    assert result.state["count"] == 1  # the firmware carried on
+    [crash] = result.crashes
+    assert crash.caught and crash.t_ms == 500
+    assert "ValueError: stub crash" in crash.traceback
+
+
+def test_uncaught_exception_stops_the_firmware(firmware):
+    result = SimBoard(firmware).run_script("wait 500\npress LEFT\npress OK")
+    [crash] = result.crashes
+    assert not crash.caught and "RuntimeError: stub fatal" in crash.traceback
+    assert crash.traceback.splitlines()[1].startswith(f'  File "{firmware / "code.py"}"')
+    assert result.state is None and result.nvm_writes == []
+
+
+def test_watchdog_not_fed_resets_the_board(firmware):
+    result = SimBoard(firmware).run_script("wait 500\npress DOWN\nwait 3000")
+    [crash] = result.crashes
+    assert crash.t_ms == 2500 and "watchdog" in crash.traceback
+    assert result.frames[-1]["i2c_bytes"] == INIT_BYTES + FULL_FRAME_BYTES  # rebooted
+
+
+def test_the_process_is_left_as_it_was(firmware):
+    sleep, path = time.sleep, list(sys.path)
+    modules = {name for name in sys.modules if name.split(".")[0] in ("potager", "neopixel")}
+    SimBoard(firmware).run_script("wait 200")
+    assert time.sleep is sleep and sys.path == path
+    assert {name for name in sys.modules if name.split(".")[0] in ("potager", "neopixel")} == (
+        modules
+    )
+
+
+def _cli(firmware, tmp_path, script, *extra):
+    script_file = tmp_path / "script.txt"
+    script_file.write_text(script)
+    args = ["--headless", "--script", str(script_file), "--firmware", str(firmware), *extra]
+    return main(args)
+
+
+def test_cli_outputs_and_nvm_round_trip(firmware, tmp_path, capsys):
+    nvm, state, frames, png = (
+        tmp_path / name for name in ("nvm.bin", "s.json", "f.jsonl", "b.png")
+    )
+    outputs = ["--nvm", str(nvm), "--state", str(state), "--frames", str(frames), "--png", str(png)]
+    assert _cli(firmware, tmp_path, "wait 500\npress OK", *outputs) == 0
+    assert nvm.read_bytes()[:4] == bytes([1]) * 4 and len(nvm.read_bytes()) == 4096
+    assert json.loads(state.read_text())["count"] == 1
+    lines = [json.loads(line) for line in frames.read_text().splitlines()]
+    assert [frame["screen"] for frame in lines] == [["count 0"], ["count 1"]]
+    with Image.open(png) as image:
+        assert image.size == PNG_SIZE
+
+    assert _cli(firmware, tmp_path, "wait 500\npress OK", *outputs) == 0  # the next power-on
+    assert json.loads(state.read_text())["count"] == 2
+    assert capsys.readouterr().err == ""
+
+
+def test_cli_refuses_an_nvm_file_of_the_wrong_size(firmware, tmp_path, capsys):
+    nvm = tmp_path / "nvm.bin"
+    nvm.write_bytes(b"\0" * 100)
+    assert _cli(firmware, tmp_path, "wait 10", "--nvm", str(nvm)) == 2
+    assert capsys.readouterr().err == f"sim: {nvm} has 100 bytes; an NVM image has 4096\n"
+
+
+def test_cli_crash_exits_1_unless_allowed(firmware, tmp_path, capsys):
+    assert _cli(firmware, tmp_path, "wait 500\npress TURN") == 1
+    err = capsys.readouterr().err
+    assert "caught by the firmware's recovery" in err and "ValueError: stub crash" in err
+    assert _cli(firmware, tmp_path, "wait 500\npress TURN", "--allow-crashes") == 0
+    assert _cli(firmware, tmp_path, "wait 500\npress LEFT", "--allow-crashes") == 1
+
+
+def test_missing_firmware_is_a_usage_error(tmp_path, capsys):
+    assert _cli(Path(tmp_path / "nowhere"), tmp_path, "wait 10") == 2
+    assert capsys.readouterr().err.startswith("sim: no code.py in ")
+
+
+def test_power_cut_during_the_display_init_then_boot(firmware):
+    # the display's constructor sleeps 10 ms per init command: cut it short, then boot again
+    result = SimBoard(firmware).run_script("wait 45\npower-cut\nwait 10\nboot\nwait 500\npress OK")
+    assert result.crashes == []
+    assert result.state["count"] == 1
+    assert result.frames[0]["t_ms"] >= 55
+
+
+class ScriptedClock:
+    """Virtual time with live input at given times, as the terminal UI's clock gives it."""
+
+    def __init__(self, inputs):
+        self.inputs = sorted(inputs, key=lambda item: item[0])
+
+    def wait_until(self, board, at_us):
+        next_input = self.inputs[0][0] * 1000 if self.inputs else None
+        board.machine.now_us = max(
+            board.machine.now_us, min(t for t in (at_us, next_input) if t is not None)
+        )
+        while self.inputs and self.inputs[0][0] * 1000 <= board.machine.now_us:
+            self.inputs.pop(0)[1](board)
+
+
+def test_live_controls(firmware):
+    clock = ScriptedClock(
+        [
+            (500, lambda board: board.press(OK, 80)),
+            (700, lambda board: board.toggle_power()),  # off
+            (800, lambda board: board.press(OK, 80)),  # nothing: the board is off
+            (900, lambda board: board.toggle_power()),  # on again
+            (1500, lambda board: board.quit()),
+        ]
+    )
+    result = SimBoard(firmware).run_live(clock)
+    assert result.state == {"count": 1, "events": []}
+    assert [frame["t_ms"] for frame in result.frames] == [130, 500, 1030]
+    assert result.end_ms == 1500
