@@ -97,7 +97,7 @@ def flash(scripts):
     sys.path.insert(0, str(MPY_TESTS))
     if str(FIRMWARE) not in sys.path:
         sys.path.append(str(FIRMWARE))
-    from pureboard import PureBoard
+    from pureboard import PureBoard  # type: ignore[import-not-found]  # tests/mpy: runs on MicroPython too
 
     from potager.saving import Saving
 
