@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: venv sim test pytest lint typecheck format bench clean
+.PHONY: venv sim test pytest lint typecheck format bench screenshots clean
 
 venv: $(STAMP)
 
@@ -36,6 +36,13 @@ format: venv
 
 bench: venv
 	$(PY) -m host_tools bench
+
+# the README's pictures: each demo script of docs/scripts run in the simulator
+screenshots: venv
+	for script in docs/scripts/*.txt; do \
+		name=$$(basename $$script .txt); \
+		$(PY) -m host_tools sim --headless --script $$script --png docs/img/$$name.png || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache bench/results.json

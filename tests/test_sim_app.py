@@ -124,3 +124,17 @@ def test_a_torn_save_restores_the_previous_one(cut):
     assert [w.torn for w in torn.nvm_writes] == [True] and torn.state is None  # power gone
     result = board.run_script("wait 1000")  # power back
     assert result.state["state"]["sc"][0] == 1  # the last complete save
+
+
+def test_the_piezo_beeps_at_each_warning_stage_of_the_turn_timer():
+    script = SETUP_4 + "press OK\n" + "press DOWN\n" * 6 + "press OK\n"  # Table & timers
+    script += "press DOWN\n" * 3 + "press RIGHT\n"  # turn timer 0:30
+    script += "press BACK\npress BACK\nwait 40000\n"
+    result = SimBoard().run_script(script)
+    assert [(gpio, hz) for _, gpio, hz in result.tones] == [
+        ("GPIO18", 1500),
+        ("GPIO18", 2000),
+        ("GPIO18", 2500),
+    ]
+    start = result.tones[0][0] - 15_000  # half of the 30 s went by
+    assert [t - start for t, _, _ in result.tones] == [15_000, 24_000, 30_000]

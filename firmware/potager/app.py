@@ -8,7 +8,7 @@ opens the real hardware, and it is the only loop.
 
 from potager import lang
 from potager.core import history, keys, persist, registry
-from potager.core.clock import Clock
+from potager.core.clock import OVERTIME, Clock, warning_stage
 from potager.core.compat import const
 from potager.core.crc import crc16
 from potager.core.engine import Engine
@@ -30,8 +30,11 @@ current = None  # the running App, for the simulator and the REPL
 
 
 class App:
-    def __init__(self, display, pixels, buttons, nvm, now=0, system=None):
+    def __init__(self, display, pixels, buttons, nvm, now=0, system=None, sound=None):
         self.system = system  # board_id(), version(), mem_free(); None off the board
+        self.sound = sound  # start(hz), stop(); None: no piezo
+        self.beep_until = None
+        self.stage = 0  # the turn countdown's warning stage (core.clock)
         self.display = display
         self.pixels = pixels
         self.buttons = buttons
@@ -142,7 +145,25 @@ class App:
         if self.saving.due(now, self.last_input) and not self.saving.write(self, now):
             self.say("r.save_failed", error=True)
 
+    def warn(self, now):
+        """A beep when the turn countdown enters a new warning stage (higher, then longer)."""
+        state = self.engine.state
+        left = self.clock.turn_left(now, state)
+        stage = warning_stage(left, state["tt"]) if state["tt"] else 0
+        if stage > self.stage:
+            self.beep(1000 + 500 * stage, 400 if stage == OVERTIME else 100)
+        self.stage = stage
+
+    def beep(self, frequency, ms):
+        """A short tone, if there is a piezo and beeps are on; stopped by update_timers."""
+        if self.sound is not None and self.power.settings["beep"]:
+            self.sound.start(frequency)
+            self.beep_until = self.now + ms
+
     def update_timers(self, now):
+        if self.beep_until is not None and ticks_diff(now, self.beep_until) >= 0:
+            self.beep_until = None
+            self.sound.stop()
         blink = now % BLINK_MS < BLINK_ON_MS
         fast = now % (2 * FAST_BLINK_MS) < FAST_BLINK_MS
         if blink != self.blink_on or fast != self.fast_blink_on:
@@ -157,6 +178,7 @@ class App:
                 self.second = turn
                 self.round_second = round_
                 self.dirty = True
+                self.warn(now)
         if self.message is not None and ticks_diff(now, self.message_until) >= 0:
             self.message = None
             self.dirty = True
@@ -373,10 +395,10 @@ def main():
 
     io = board_io.BoardIO()
     try:
-        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io)
+        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound)
     except Exception as error:  # never a dead device: run without the save that broke boot
         io.report(error)
-        current = App(io.display, io.pixels, io.buttons, None, io.now(), io)
+        current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound)
         current.say("save_corrupt", error=True)
     while True:
         try:

@@ -88,6 +88,7 @@ class Machine:
         self.i2c_bytes = 0  # total sent to the OLED
         self.oled = SSD1306()
         self.ring_bytes = b""
+        self.tones: list[tuple[int, str, int]] = []  # (t_ms, gpio, frequency) per tone started
         self.watchdog = WatchdogState()
         self._events: list[_Event] = []
         self._seq = itertools.count()
@@ -211,6 +212,9 @@ class Machine:
     def neopixel_write(self, gpio: str, data: bytes) -> None:
         if self.live and gpio == self._ring_gpio:
             self.ring_bytes = bytes(data)
+
+    def tone(self, gpio: str, frequency: int) -> None:
+        self.tones.append((self.now_ms, gpio, frequency))
 
     def leds(self) -> list[str]:
         """The ring's colours as '#rrggbb', pixel 0 first (the bytes are GRB)."""

@@ -74,6 +74,7 @@ class RunResult:
     pixels: list[list[bool]]  # the OLED at the end: 64 rows of 128
     leds: list[str]  # the ring at the end: 12 x "#rrggbb"
     end_ms: int
+    tones: list[tuple[int, str, int]]  # (t_ms, gpio, frequency): each beep of the piezo
 
 
 class SimBoard:
@@ -173,6 +174,7 @@ class SimBoard:
             pixels=self.pixels(),
             leds=self.leds(),
             end_ms=self.machine.now_ms,
+            tones=list(self.machine.tones),
         )
 
     # Live controls (for the clock of run_live): each acts at the current virtual time.

@@ -60,3 +60,16 @@ class Clock:
             gone = ticks_diff(now, self.paused_at)
             self.turn_start += gone
             self.round_start += gone
+
+
+PLENTY = 0
+HALF_GONE = 1
+LAST_FIFTH = 2
+OVERTIME = 3
+
+
+def warning_stage(left, total):
+    """Warning stage of a countdown: seconds `left` of `total`."""
+    if left <= 0:
+        return OVERTIME
+    return PLENTY if left * 2 > total else HALF_GONE if left * 5 > total else LAST_FIFTH

@@ -11,6 +11,7 @@ from adafruit_ticks import ticks_ms
 from potager.hw import pins
 from potager.hw.buttons import Buttons
 from potager.hw.oled import Oled
+from potager.hw.piezo import Piezo
 from potager.hw.ring import Ring
 
 LOOP_S = 0.01  # the loop's pace: keys are scanned by keypad in the background anyway
@@ -28,6 +29,7 @@ class BoardIO:
         )
         self.display = Oled(i2c)
         self.pixels = Ring(getattr(board, table["pixels"]), pins.PIXEL_COUNT)
+        self.sound = Piezo(getattr(board, table["piezo"]))  # silent if none is fitted
         self.nvm = microcontroller.nvm
         self.watchdog = microcontroller.watchdog
         # With a serial console attached, someone is developing: a watchdog reset would cut
@@ -42,6 +44,20 @@ class BoardIO:
 
     def now(self):
         return ticks_ms()
+
+    # what the self-test shows
+    def board_id(self):
+        return getattr(board, "board_id", "?")
+
+    def version(self):
+        import os
+
+        return os.uname().release
+
+    def mem_free(self):
+        import gc
+
+        return gc.mem_free() if hasattr(gc, "mem_free") else 0
 
     def idle(self):
         if self.watchdog is not None:

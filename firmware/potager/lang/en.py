@@ -22,7 +22,7 @@ no=no
 undone=Undone
 redone=Redone
 q.discard=Discard the game in progress?
-f.hint=◄► ±1  hold ±10  OK≡
+f.hint=←→±1 hold±10 OK=menu
 error=Error
 e.kept=Your game is kept.
 e.restart=Back in a moment...

@@ -39,9 +39,9 @@ def cell(state, player, selected):
 
 class GameScreen(table.GameScreen):
     HELP = (
-        ("▲▼", "h.player"),
-        ("◄►", "h.points1"),
-        ("◄►~", "h.points10"),
+        ("↑↓", "h.player"),
+        ("←→", "h.points1"),
+        ("←→~", "h.points10"),
     ) + table.GameScreen.HELP
 
     def __init__(self, app):

@@ -39,7 +39,7 @@ class Screen:
 class ListScreen(Screen):
     """A titled list: UP/DOWN move, OK chooses, BACK leaves."""
 
-    HELP = (("▲▼", "h.move"), ("OK", "h.choose"), ("BACK", "h.back"))
+    HELP = (("↑↓", "h.move"), ("OK", "h.choose"), ("BACK", "h.back"))
 
     def __init__(self):
         self.cursor = 0

@@ -33,7 +33,7 @@ def seconds_text(app, seconds):
 class SettingsScreen(ListScreen):
     """(label, value) rows; LEFT/RIGHT change the value under the cursor."""
 
-    HELP = (("▲▼", "h.field"), ("◄►", "h.change"), ("BACK", "h.back"))
+    HELP = (("↑↓", "h.field"), ("←→", "h.change"), ("BACK", "h.back"))
 
     def entries(self, app):
         return []

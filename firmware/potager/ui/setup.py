@@ -8,7 +8,7 @@ from potager.ui.view import COLS, menu_rows
 
 
 class SetupScreen(Screen):
-    HELP = (("▲▼", "h.field"), ("◄►", "h.change"), ("OK", "h.start"), ("BACK", "h.back"))
+    HELP = (("↑↓", "h.field"), ("←→", "h.change"), ("OK", "h.start"), ("BACK", "h.back"))
 
     def __init__(self, app, mode):
         self.mode = mode

@@ -1,7 +1,7 @@
 """The table part every mode shares: setup fields for seats and colours, the game screen
 base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is."""
 
-from potager.core import keys, table
+from potager.core import clock, keys, table
 from potager.core.gestures import LONG, SHORT
 from potager.ui import view
 from potager.ui.screens import Screen
@@ -144,7 +144,7 @@ def ring_leds(app, out):
     if state["tt"]:
         left = app.clock.turn_left(app.now, state)
         total = state["tt"]
-        stage = 0 if left * 2 > total else 1 if left * 5 > total else 2
+        stage = min(clock.warning_stage(left, total), clock.LAST_FIFTH)
         lit = (len(out) * left + total - 1) // total if left > 0 else len(out)
         if left > 0 or app.fast_blink_on:
             for i in range(lit):

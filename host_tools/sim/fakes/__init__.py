@@ -1,7 +1,7 @@
 """Fakes of the CircuitPython core modules, installed in ``sys.modules`` under their names.
 
 Only the core modules are faked (``board``, ``busio``, ``digitalio``, ``keypad``,
-``microcontroller``, ``neopixel_write``, ``storage``, ``supervisor``, ``watchdog``); the
+``microcontroller``, ``neopixel_write``, ``pwmio``, ``storage``, ``supervisor``, ``watchdog``); the
 libraries above them (Blinka's displayio, the SSD1306 driver, display_text, neopixel, ...) are
 the real ones. With these in ``sys.modules`` first, Blinka's platform detection never runs.
 The fakes offer only what CircuitPython offers (plus ``microcontroller.on_crash``, the
@@ -24,6 +24,7 @@ CORE_MODULES = (
     "digitalio",
     "keypad",
     "neopixel_write",
+    "pwmio",
     "storage",
     "supervisor",
 )
