@@ -147,6 +147,8 @@ class App:
 
     def warn(self, now):
         """A beep when the turn countdown enters a new warning stage (higher, then longer)."""
+        if self.engine is None:
+            return
         state = self.engine.state
         left = self.clock.turn_left(now, state)
         stage = warning_stage(left, state["tt"]) if state["tt"] else 0
