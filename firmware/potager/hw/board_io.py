@@ -50,9 +50,9 @@ class BoardIO:
         return getattr(board, "board_id", "?")
 
     def version(self):
-        import os
+        import sys
 
-        return os.uname().release
+        return ".".join([str(part) for part in sys.implementation.version[:3]])
 
     def mem_free(self):
         import gc

@@ -3,6 +3,7 @@
 # Same keys in fr.py; a row holds 21 characters.
 T = """
 lang.name=English
+language=Language
 resume=Resume:
 m.free=Free score
 players=Players

@@ -112,7 +112,7 @@ class SelfTestScreen(Screen):
             version, board_id, memory = "?", "?", ""
         else:
             version, board_id = system.version(), system.board_id()
-            memory = str(system.mem_free()) + " B"
+            memory = str(system.mem_free() // 1024) + "K"
         return [
             split(app.tr("selftest"), version),
             split(board_id, memory),
