@@ -212,12 +212,30 @@ def table(results):
     return "\n".join(lines)
 
 
+README = ROOT / "README.md"
+MARK_START, MARK_END = "<!-- bench -->", "<!-- /bench -->"
+
+
+def update_readme(text):
+    """Put the table between the README's bench marks (the README keeps it current)."""
+    readme = README.read_text()
+    head, start, rest = readme.partition(MARK_START)
+    _, end, tail = rest.partition(MARK_END)
+    if not start or not end:
+        return False
+    README.write_text(head + start + "\n" + text + "\n" + end + tail)
+    return True
+
+
 def main(argv=None):
     results = measure()
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-    print(table(results))
-    print(f"\nwritten: {RESULTS.relative_to(ROOT)}")
+    text = table(results)
+    print(text)
+    print(
+        f"\nwritten: {RESULTS.relative_to(ROOT)}" + (", README.md" if update_readme(text) else "")
+    )
     return 0
 
 

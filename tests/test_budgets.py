@@ -1,0 +1,61 @@
+"""The spec's deterministic budgets, measured by `make bench`'s own code over the demo session
+of every mode (docs/scripts): display traffic per key press, flash wear, idle allocation."""
+
+import json
+
+import pytest
+
+from host_tools import bench
+
+SESSIONS = bench.sessions()
+
+
+@pytest.fixture(scope="module")
+def presses():
+    per_press, _ = bench.display(SESSIONS)
+    return per_press
+
+
+def test_every_mode_has_a_demo_session():
+    from potager.core import registry
+
+    assert set(registry.names()) <= set(SESSIONS)
+
+
+def test_a_typical_key_press_sends_at_most_320_bytes_to_the_display(presses):
+    presses = sorted(presses)
+    assert presses[len(presses) // 2] <= 320
+    assert max(presses) < bench.FULL_FRAME * 2  # never more than a repaint
+
+
+@pytest.fixture(scope="module")
+def flash():
+    return bench.flash(SESSIONS)
+
+
+def test_flash_wear_within_budget(flash):
+    writes, naive, gap = flash
+    assert gap is None or gap >= 2000  # never two writes within 2 s
+    for mode, count in writes.items():
+        # a 4 KiB sector, ~100,000 erases, must last 1,000 games: at most 100 writes a game
+        assert count <= 100, mode
+        assert count < naive[mode] or naive[mode] <= 1, mode  # fewer than a write per change
+
+
+def test_the_idle_loop_allocates_nothing_under_micropython():
+    result = bench.run_app(bench.SCRIPTS / "free.txt", 256, idle=10_000)
+    assert result is not None and result["idle_growth_bytes"] == 0
+
+
+def test_the_committed_bench_results_have_the_documented_keys_and_the_readme_shows_them():
+    results = json.loads(bench.RESULTS.read_text())
+    assert set(results) == {
+        "display", "heap_kib", "idle_growth_bytes", "nvm", "sim_presses_per_s",
+        "arboretum_cli_ms", "deploy_bytes",
+    }  # fmt: skip
+    assert set(results["display"]) == {
+        "bytes_per_press_median", "bytes_per_press_max", "naive_bytes_per_press",
+    }  # fmt: skip
+    assert set(results["nvm"]) == {"writes_per_game", "naive_writes_per_game", "min_interval_ms"}
+    readme = (bench.ROOT / "README.md").read_text()
+    assert bench.table(results) in readme  # `make bench`, then paste the table
