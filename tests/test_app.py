@@ -224,3 +224,22 @@ def test_same_game_under_micropython_fixed_heap_and_idle_loop_allocates_nothing(
     assert out["snapshot"]["state"] == board.app.snapshot()["state"]
     assert out["rows"] == board.rows()
     assert out["idle_growth_bytes"] == 0
+
+
+def test_end_game_files_the_result_and_shows_ranking_and_statistics():
+    board = started()
+    board.script("press RIGHT\nwait 5000\npress TURN\npress RIGHT\npress RIGHT\nwait 12000")
+    board.script("press TURN\npress OK" + "\npress UP" * 3 + "\npress OK")  # End game
+    assert "End the game" in board.rows()[0]
+    board.script("press OK")
+    rows = board.rows()
+    assert rows[0].startswith("Results")
+    assert rows[1] == "▶ 1 ●P2*           2 " and rows[2] == "  2 ♥P1            1 "
+    assert rows[3] == "  3 ♣P3            0 " and rows[4] == "  3 ▲P4            0 "
+    board.script("press DOWN\n" * 5)
+    assert board.rows()[3] == "    turns  time   max"
+    assert board.rows()[4] == "▶♥P1    1  0:05  0:05"
+    assert board.app.history[-1][1:] == ["free", [0, 1, 2, 3], [1, 2, 0, 0], [1]]
+    assert board.app.engine is None
+    board.script("press OK")
+    assert board.app.snapshot()["screen"] == "HomeScreen"

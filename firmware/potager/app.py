@@ -326,7 +326,7 @@ class App:
             return
         state = self.engine.state
         history.add(self.history, self.mode, state["col"], totals, winners)
-        results = ResultsScreen(self.mode, state["col"], totals, winners)
+        results = ResultsScreen(state, totals, winners)
         self.close_game(HomeScreen())
         self.push(results)
 

@@ -98,10 +98,12 @@ class HelpScreen(ListScreen):
 
 
 class ResultsScreen(ListScreen):
-    """A finished game: rank, player, total; the winners marked. Any key goes home."""
+    """A finished game: rank, player, total, the winners marked; then the table statistics
+    (turns, time played, longest turn). OK goes home."""
 
-    def __init__(self, mode, colours, totals, winners):
+    def __init__(self, state, totals, winners):
         ListScreen.__init__(self)
+        colours = state["col"]
         order = list(range(len(totals)))
         order.sort(key=lambda p: (p not in winners, -totals[p], p))
         self.lines = []
@@ -113,13 +115,15 @@ class ResultsScreen(ListScreen):
             mark = "*" if p in winners else " "
             self.lines.append(view.right(str(rank), 2) + " " + tag + mark + view.right(
                 str(totals[p]), COLS - 9))  # fmt: skip
-        self.mode = mode
+        self.state = state
 
     def title(self, app):
         return app.tr("results")
 
     def items(self, app):
-        return self.lines
+        from potager.ui.settings import stats_lines
+
+        return self.lines + stats_lines(app, self.state)
 
     def choose(self, app, index):
         app.pop()

@@ -144,21 +144,33 @@ def export(app):
     app.say("exported")
 
 
+def stats_columns(app):
+    """The column titles over stats_lines: turns, time, longest (17 characters)."""
+    return right(app.tr("st.turns"), 5) + right(app.tr("st.time"), 6) + right(app.tr("st.max"), 6)
+
+
+def stats_title(app):
+    return fit(app.tr("stats"), 4) + stats_columns(app)
+
+
+def stats_lines(app, state, with_title=True):
+    """Per player: turns taken, time played, longest turn (a title row first)."""
+    out = ["   " + stats_columns(app)] if with_title else []
+    for p in range(state["n"]):
+        line = player_tag(state, p) + right(str(state["turns"][p]), 5)
+        line += right(clock_text(state["used"][p]), 6) + right(clock_text(state["long"][p]), 6)
+        out.append(line)
+    return out
+
+
 class StatsScreen(ListScreen):
     """Per player: turns taken, time played, longest turn."""
 
     def title(self, app):
-        head = right(app.tr("st.turns"), 5) + right(app.tr("st.time"), 6)
-        return fit(app.tr("stats"), 4) + head + right(app.tr("st.max"), 6)
+        return stats_title(app)
 
     def items(self, app):
-        state = app.engine.state
-        out = []
-        for p in range(state["n"]):
-            line = player_tag(state, p) + right(str(state["turns"][p]), 5)
-            line += right(clock_text(state["used"][p]), 6) + right(clock_text(state["long"][p]), 6)
-            out.append(line)
-        return out
+        return stats_lines(app, app.engine.state, with_title=False)
 
     def rows(self, app):
         return view.menu_rows(self.title(app), self.items(app), self.cursor)
