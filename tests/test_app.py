@@ -243,3 +243,11 @@ def test_end_game_files_the_result_and_shows_ranking_and_statistics():
     assert board.app.engine is None
     board.script("press OK")
     assert board.app.snapshot()["screen"] == "HomeScreen"
+
+
+def test_a_new_player_never_gets_a_colour_already_taken():
+    # 3 players, P3 changed to yellow (P4's default), then a 4th player
+    board = started("press DOWN\npress OK\npress OK\npress LEFT\n" + "press DOWN\n" * 4)
+    board.script("press RIGHT\npress UP\npress UP\npress UP\npress UP\npress RIGHT")
+    values = board.app.screen().values
+    assert values["players"] == 4 and len(set(values["col"][:4])) == 4

@@ -85,7 +85,7 @@ class HelpScreen(ListScreen):
         self.entries = entries
 
     def title(self, app):
-        return app.tr("help")
+        return app.tr("help.title")
 
     def items(self, app):
         return [fit(key, 5) + app.tr(text) for key, text in self.entries]
@@ -109,8 +109,9 @@ class ResultsScreen(ListScreen):
         self.lines = []
         rank = 0
         for i, p in enumerate(order):
-            if i == 0 or (p not in winners and totals[p] != totals[order[i - 1]]):
-                rank = i + 1
+            previous = order[i - 1]
+            if i == 0 or (previous in winners) != (p in winners) or totals[p] != totals[previous]:
+                rank = i + 1  # the same rank only for a tie the tie-break left shared
             tag = view.COLOURS[colours[p]][1] + "P" + str(p + 1)
             mark = "*" if p in winners else " "
             self.lines.append(view.right(str(rank), 2) + " " + tag + mark + view.right(

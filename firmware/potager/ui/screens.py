@@ -88,7 +88,7 @@ class HomeScreen(ListScreen):
         out = []
         for kind, key in self.entries(app):
             if kind == "resume":
-                out.append(app.tr("resume") + " " + app.tr("m." + app.mode))
+                out.append(app.tr("resume"))
             elif kind == "mode":
                 out.append(app.tr("m." + key))
             else:
@@ -149,11 +149,7 @@ class ConfirmScreen(Screen):
         app.changed()
 
     def rows(self, app):
-        text = app.tr(self.question)
-        return [
-            fit(text[:COLS], COLS),
-            fit(text[COLS:], COLS),
-            " " * COLS,
+        return view.wrap(app.tr(self.question)) + [
             fit("OK: " + app.tr("yes"), COLS),
             fit("BACK: " + app.tr("no"), COLS),
         ]

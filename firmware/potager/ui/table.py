@@ -38,6 +38,12 @@ def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
             return "bad_players"
         values["players"] = n + delta
         values["first"] = min(values["first"], n + delta - 1)
+        if delta > 0 and values["col"][n] in values["col"][:n]:
+            # the new player's default colour was taken by a change: the first free one
+            for colour in range(len(view.COLOURS)):
+                if colour not in values["col"][:n]:
+                    values["col"][n] = colour
+                    break
     elif field == 1:
         values["first"] = (values["first"] + delta) % n
     else:

@@ -49,6 +49,21 @@ def centre(text, width):
     return " " * left + text + " " * (width - len(text) - left)
 
 
+def wrap(text, width=COLS, rows=3):
+    """`text` broken at spaces into at most `rows` lines of `width`, each padded."""
+    lines = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = line + " " + word if line else word
+    lines.append(line)
+    lines = lines[:rows] + [""] * (rows - len(lines))
+    return [fit(line, width) for line in lines]
+
+
 def split(left, right_text, width=COLS):
     """`left` and `right_text` on one row, the right part flush right."""
     room = width - len(right_text)

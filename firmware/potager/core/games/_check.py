@@ -17,7 +17,8 @@ def show(v):
         return "false"
     t = type(v)
     if t is str:
-        return '"' + (v if len(v) <= 24 else v[:21] + "...") + '"'
+        v = v if len(v) <= 24 else v[:21] + "..."
+        return '"' + v.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"') + '"'
     if t is list:
         return "a list"
     if t is dict:
