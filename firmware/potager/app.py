@@ -6,6 +6,8 @@ drive it with any objects that have the adapters' methods (``buttons.poll()``,
 opens the real hardware, and it is the only loop.
 """
 
+import gc
+
 from potager import lang
 from potager.core import history, keys, persist, registry
 from potager.core.clock import OVERTIME, Clock, warning_stage
@@ -118,10 +120,8 @@ class App:
                     self.swallow = key  # the key that wakes a dark device does nothing else
                 self.wake()
             if event.pressed and key == keys.BACK and ticks_diff(now, self.boot_at) < BOOT_KEY_MS:
-                from potager.ui.system import SafeScreen
-
                 self.swallow = key
-                self.push(SafeScreen())
+                self.push(registry.load("potager.ui.system").SafeScreen())
             if getattr(self.screen(), "RAW_KEYS", False):
                 self.screen().raw_key(self, key, event.pressed)
             kind = self.gestures.feed(key, event.pressed, event.timestamp)
@@ -314,21 +314,23 @@ class App:
 
     def close_game(self, screen):
         """The game in progress is dropped (after the players confirmed)."""
+        mode = self.mode
         self.engine = self.mode = None
         self.mark_unsaved()
         self.reset_to(screen)
+        if mode is not None:
+            registry.unload(mode)  # its modules' RAM goes back to the next game
+            self.load_texts(None)
+            gc.collect()
 
     def finish_game(self, totals, winners):
         """A finished game goes into the history; the results are shown."""
-        from potager.ui.menu import ResultsScreen
-
         if self.engine is None:
             return
         state = self.engine.state
         history.add(self.history, self.mode, state["col"], totals, winners)
-        results = ResultsScreen(state, totals, winners)
         self.close_game(HomeScreen())
-        self.push(results)
+        self.push(registry.load("potager.ui.menu").ResultsScreen(state, totals, winners))
 
     def act(self, action):
         """Apply an action through the reducer; a refusal is shown, never silent."""

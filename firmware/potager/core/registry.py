@@ -4,6 +4,7 @@ Each entry: key (saved in NVM), the rules module, the screen module. A mode's sc
 provides ``setup_fields(tr)``, ``new_state(values)`` and ``GameScreen``.
 """
 
+import gc
 import sys
 
 MODES = (
@@ -27,7 +28,9 @@ def _entry(key):
 
 
 def load(path):
-    __import__(path)
+    if path not in sys.modules:
+        gc.collect()  # compiling a module wants large free blocks: gather the garbage first
+        __import__(path)
     return sys.modules[path]
 
 
@@ -37,3 +40,13 @@ def rules(key):
 
 def screens(key):
     return load(_entry(key)[2])
+
+
+def unload(key):
+    """Forget a mode's modules (rules, screens, texts) so their RAM can be reclaimed."""
+    for name in list(sys.modules):
+        texts = name.startswith("potager.lang.") and name.endswith("_" + key)
+        for prefix in ("potager.core.games." + key, "potager.ui." + key):
+            if texts or name == prefix or name.startswith(prefix + "_"):
+                sys.modules.pop(name)
+                break

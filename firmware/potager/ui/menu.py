@@ -1,9 +1,10 @@
 """The game menu, help and results screens."""
 
-from potager.core import keys, table
+from potager.core import keys, registry, table
 from potager.core.gestures import SHORT
 from potager.ui import view
 from potager.ui.screens import ConfirmScreen, HomeScreen, ListScreen
+from potager.ui.stats import stats_lines
 from potager.ui.view import COLS, fit
 
 
@@ -55,8 +56,7 @@ class MenuScreen(ListScreen):
                 app.clock.pause(app.now)
             app.pop()
         elif item in ("table", "stats"):
-            from potager.ui import settings
-
+            settings = registry.load("potager.ui.settings")
             app.push(settings.TableScreen() if item == "table" else settings.StatsScreen())
         elif item == "undo":
             app.undo()
@@ -70,7 +70,7 @@ class MenuScreen(ListScreen):
             app.push(ConfirmScreen("q.end", lambda: self.game_screen.finish(app)))
         elif item == "new_game":
             mode = app.mode
-            from potager.ui.setup import SetupScreen
+            SetupScreen = registry.load("potager.ui.setup").SetupScreen
 
             app.push(ConfirmScreen("q.discard", lambda: app.reset_to(SetupScreen(app, mode))))
         elif item == "home":
@@ -122,8 +122,6 @@ class ResultsScreen(ListScreen):
         return app.tr("results")
 
     def items(self, app):
-        from potager.ui.settings import stats_lines
-
         return self.lines + stats_lines(app, self.state)
 
     def choose(self, app, index):

@@ -19,9 +19,7 @@ class Screen:
 
     def on_key(self, app, key, kind):
         if key == keys.OK and kind == LONG:
-            from potager.ui.menu import HelpScreen
-
-            app.push(HelpScreen(self.HELP))
+            app.push(registry.load("potager.ui.menu").HelpScreen(self.HELP))
         elif key == keys.BACK and kind == SHORT:
             app.pop()
 
@@ -100,15 +98,14 @@ class HomeScreen(ListScreen):
         if kind == "resume":
             app.show_game()
         elif kind == "mode":
-            from potager.ui.setup import SetupScreen
+            SetupScreen = registry.load("potager.ui.setup").SetupScreen
 
             if app.engine is None:
                 app.push(SetupScreen(app, key))
             else:
                 app.push(ConfirmScreen("q.discard", lambda: app.replace(SetupScreen(app, key))))
         else:
-            from potager.ui import settings
-
+            settings = registry.load("potager.ui.settings")
             app.push(settings.DeviceScreen())
 
     def on_key(self, app, key, kind):

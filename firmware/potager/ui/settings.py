@@ -5,8 +5,9 @@ from potager.core import history, keys, table
 from potager.core.gestures import SHORT
 from potager.ui import view
 from potager.ui.screens import LanguageScreen, ListScreen
+from potager.ui.stats import stats_lines, stats_title
 from potager.ui.table import clock_text
-from potager.ui.view import COLS, fit, player_tag, right, split
+from potager.ui.view import COLS, player_tag, split
 
 TURN_TIMES = (0, 30, 45, 60, 90, 120, 180, 300)
 BANK_TIMES = (0, 300, 600, 900, 1200, 1800, 2700, 3600)
@@ -142,25 +143,6 @@ def export(app):
     for line in history.export_lines(app.history):
         print(line)
     app.say("exported")
-
-
-def stats_columns(app):
-    """The column titles over stats_lines: turns, time, longest (17 characters)."""
-    return right(app.tr("st.turns"), 5) + right(app.tr("st.time"), 6) + right(app.tr("st.max"), 6)
-
-
-def stats_title(app):
-    return fit(app.tr("stats"), 4) + stats_columns(app)
-
-
-def stats_lines(app, state, with_title=True):
-    """Per player: turns taken, time played, longest turn (a title row first)."""
-    out = ["   " + stats_columns(app)] if with_title else []
-    for p in range(state["n"]):
-        line = player_tag(state, p) + right(str(state["turns"][p]), 5)
-        line += right(clock_text(state["used"][p]), 6) + right(clock_text(state["long"][p]), 6)
-        out.append(line)
-    return out
 
 
 class StatsScreen(ListScreen):

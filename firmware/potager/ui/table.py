@@ -1,7 +1,7 @@
 """The table part every mode shares: setup fields for seats and colours, the game screen
 base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is."""
 
-from potager.core import clock, keys, table
+from potager.core import clock, keys, registry, table
 from potager.core.gestures import LONG, SHORT
 from potager.ui import view
 from potager.ui.screens import Screen
@@ -84,9 +84,7 @@ class GameScreen(Screen):
             elif kind == LONG:
                 app.redo()
         elif key == keys.OK and kind == SHORT:
-            from potager.ui.menu import MenuScreen
-
-            app.push(MenuScreen(self))
+            app.push(registry.load("potager.ui.menu").MenuScreen(self))
         elif key == keys.OK and kind == LONG:
             Screen.on_key(self, app, key, kind)
         else:

@@ -1,0 +1,23 @@
+"""The table statistics of a game: turns taken, time played, longest turn, per player."""
+
+from potager.ui.table import clock_text
+from potager.ui.view import fit, player_tag, right
+
+
+def stats_columns(app):
+    """The column titles over stats_lines: turns, time, longest (17 characters)."""
+    return right(app.tr("st.turns"), 5) + right(app.tr("st.time"), 6) + right(app.tr("st.max"), 6)
+
+
+def stats_title(app):
+    return fit(app.tr("stats"), 4) + stats_columns(app)
+
+
+def stats_lines(app, state, with_title=True):
+    """A line per player (a title row first, aligned for a list with a cursor column)."""
+    out = ["   " + stats_columns(app)] if with_title else []
+    for p in range(state["n"]):
+        line = player_tag(state, p) + right(str(state["turns"][p]), 5)
+        line += right(clock_text(state["used"][p]), 6) + right(clock_text(state["long"][p]), 6)
+        out.append(line)
+    return out
