@@ -18,11 +18,11 @@ FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 
 # GAME -> (module in potager.core.games, function)
 GAMES: dict[str, tuple[str, str]] = {
-    "diced-tomatoes": ("diced_tomatoes", "score"),
-    "horticolor": ("horticolor", "score"),
-    "hortis-automne": ("hortis", "score_automne"),
-    "hortis": ("hortis", "score_grove"),
-    "arboretum": ("arboretum", "score"),
+    "diced-tomatoes": ("diced_tomatoes_score", "score"),
+    "horticolor": ("horticolor_score", "score"),
+    "hortis-automne": ("hortis_score", "score_automne"),
+    "hortis": ("hortis_score", "score_grove"),
+    "arboretum": ("arboretum_score", "score"),
 }
 USAGE = "usage: python -m host_tools score GAME [FILE]  (GAME: " + " | ".join(GAMES) + ")"
 

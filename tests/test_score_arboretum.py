@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from potager.core.games import arboretum as ar
+from potager.core.games import arboretum_score as ar
 
 GOLDEN = Path(__file__).parent / "golden" / "score"
 

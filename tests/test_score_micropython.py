@@ -19,19 +19,20 @@ def test_score_golden_cases_on_micropython_with_the_budget_heap():
 
 
 SCRIPT = """
-from potager.core.games import arboretum, diced_tomatoes, horticolor, hortis
+from potager.core.games import arboretum, diced_tomatoes, diced_tomatoes_score, horticolor, hortis
+from potager.core.games import arboretum_score
 assert horticolor.pairings([4, 6, 3, 5]) == [(10, 8), (7, 11), (9, 9)]
-assert [diced_tomatoes.karma_gain(v) for v in range(1, 7)] == [1, 1, 2, 2, 3, 3]
-assert diced_tomatoes.slot_bonus(3, 3) == 4
+assert [diced_tomatoes_score.karma_gain(v) for v in range(1, 7)] == [1, 1, 2, 2, 3, 3]
+assert diced_tomatoes_score.slot_bonus(3, 3) == 4
 assert hortis.band("automne", 50)["title_fr"] == "Bravo ! Vous êtes im-Baie-ttable !!!"
 assert hortis.recipe_final(40, 5, 1, 45) == (45, True)
 assert arboretum.hand_values([[8], [1]]) == [0, 1]
 assert arboretum.may_score([[], []]) == [True, True]
 perfect = {(v, 0): "oak" + str(v) for v in range(1, 9)}
-assert arboretum.best_path(perfect, "oak") == (19, ["oak" + str(v) for v in range(1, 9)])
+assert arboretum_score.best_path(perfect, "oak") == (19, ["oak" + str(v) for v in range(1, 9)])
 for bad in (True, 1.0, "1", None):
     try:
-        diced_tomatoes.score({"players": [{"name": "A", "harvests": [bad], "karma": 0,
+        diced_tomatoes_score.score({"players": [{"name": "A", "harvests": [bad], "karma": 0,
                                            "dice_on_vines": 0, "triggered_end": False}] * 1,
                               "mode": "solo"})
         raise SystemExit("accepted " + repr(bad))

@@ -11,14 +11,14 @@ paths as arguments: prints one line per case, exits 1 on any failure).
 import json
 import sys
 
-from potager.core.games import arboretum, diced_tomatoes, horticolor, hortis
+from potager.core.games import arboretum_score, diced_tomatoes_score, horticolor_score, hortis_score
 
 SCORERS = {
-    "diced-tomatoes": diced_tomatoes.score,
-    "horticolor": horticolor.score,
-    "hortis-automne": hortis.score_automne,
-    "hortis": hortis.score_grove,
-    "arboretum": arboretum.score,
+    "diced-tomatoes": diced_tomatoes_score.score,
+    "horticolor": horticolor_score.score,
+    "hortis-automne": hortis_score.score_automne,
+    "hortis": hortis_score.score_grove,
+    "arboretum": arboretum_score.score,
 }
 
 

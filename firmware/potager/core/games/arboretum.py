@@ -1,66 +1,57 @@
-"""Arboretum (Dan Cassar): end-of-game scoring, species by species.
+# Arboretum (Dan Cassar): end-of-game scoring, species by species.
+#
+# Rules: the shared rules reference, rules/arboretum.md. The right to score (``hand_values``,
+# ``may_score``) and the points of a path (``points``) are shared with the host's
+# ``python -m host_tools score arboretum`` (``arboretum_score``: JSON checks and the layout
+# search, which the device never loads). The device's state, on top of the table's fields:
+#   sp  the species in play: indices into the catalogue of 12 (names in the mode's texts)
+#   h   per species s and player p, at [s * n + p]: the values held, bit v-1 for value v
+#   pa  same index: the player's best path as a code, -1 while not entered: its number of
+#       cards (0 = no path, else 2-8) + 16 if all of the species + 32 if it starts with a 1
+#       + 64 if it ends with an 8
+#   ks  per player: different species in their arboretum (the tie-break), 0 = not entered
+# Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython. On MicroPython
+# every identifier and short string becomes a qstr kept in RAM for good: names here reuse the
+# framework's or Python's own where they fit, and small constants are written out; comments
+# rather than docstrings, which the board's compiler holds in one piece of RAM.
 
-Rules: the shared rules reference, rules/arboretum.md. ``score(data)`` takes the JSON of
-``python -m host_tools score arboretum`` (parsed) and returns its output; the small functions
-are what the device's Arboretum mode calls. A card is its species' name and value, "oak3",
-or a (species, value) pair; a layout maps (x, y) squares to cards (x east, y north).
-Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython.
-"""
-
+from potager.core import table
 from potager.core.compat import const
-from potager.core.games import _check as ck
 
-MAX_SPECIES = const(10)
-SPECIES_FOR = {2: 6, 3: 8, 4: 10}  # species in play by player count (advice: not enforced)
-LETTERS = "abcdefghijklmnopqrstuvwxyz-_"
-CARD_HELP = "a card is a species name (a-z, - or _) then a value 1-8, e.g. oak3"
-STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+HAND = const(16)  # a: species * 4 + player, b: the values held (bit v-1 = value v)
+PATH = const(17)  # a: species * 4 + player, b: path code
+TIE = const(18)  # a: player, b: different species in their arboretum (1..species in play)
 
-
-def species_name_ok(name):
-    """A species name: lower-case letters, - or _, starting with a letter."""
-    if type(name) is not str or not name or not "a" <= name[0] <= "z":
-        return False
-    return all(ch in LETTERS for ch in name)
+PLAYERS = (2, 4)  # 6, 8, 10 species in play: 2 * players + 2
 
 
-def parse_card(card, path="card"):
-    """ "oak3" -> ("oak", 3); a (species, value) pair is returned as it is. ValueError if bad."""
-    if type(card) is tuple:
-        return card
-    if type(card) is not str or len(card) < 2 or not "1" <= card[-1] <= "8":
-        ck.fail(path, "must be a card, got " + ck.show(card) + " (" + CARD_HELP + ")")
-    if not species_name_ok(card[:-1]):
-        ck.fail(path, "must be a card, got " + ck.show(card) + " (" + CARD_HELP + ")")
-    return card[:-1], ord(card[-1]) - 48
-
-
-def hand_values(hands):
-    """hands[i] = values (1-8) player i holds of one species. Each player's sum, where an 8
-    counts 0 if ANOTHER player holds the 1 (holding both yourself, the 8 counts 8)."""
+# --- the rules, shared with the host ---------------------------------------------------
+def hand_values(values):
+    # values[i] = values (1-8) player i holds of one species. Each player's sum, where an 8 counts 0
+    # if ANOTHER player holds the 1 (holding both yourself, the 8 counts 8).
     out = []
-    for i, h in enumerate(hands):
+    for i, h in enumerate(values):
         total = sum(h)
         if 8 in h:
-            for j, other in enumerate(hands):
-                if j != i and 1 in other:
+            for k, other in enumerate(values):
+                if k != i and 1 in other:
                     total -= 8
                     break
         out.append(total)
     return out
 
 
-def may_score(hands):
-    """Who may score the species (hands as for hand_values): the highest hand value, every
-    tied player, or everybody when nobody holds the species."""
-    if not any(hands):
-        return [True for _ in hands]
-    values = hand_values(hands)
-    top = max(values)
-    return [v == top for v in values]
+def may_score(values):
+    # Who may score the species (values as for hand_values): the highest hand value, every tied
+    # player, or everybody when nobody holds the species.
+    if not any(values):
+        return [True for _ in values]
+    sums = hand_values(values)
+    return [v == max(sums) for v in sums]
 
 
-def _points(n, pure, first, last):
+def points(n, pure, first, last):
+    # A path of n cards (pure: all of the scored species) from value `first` to `last`.
     p = n
     if n >= 4 and pure:
         p += n
@@ -71,185 +62,137 @@ def _points(n, pure, first, last):
     return p
 
 
-def path_score(cards):
-    """Points of a path given as its cards in order (adjacency is not checked): +1 per card,
-    +1 more per card if 4+ cards all of one species, +1 if it starts with a 1, +2 if it ends
-    with an 8. ValueError if it is not a path (2+ cards, rising values, same species at both
-    ends)."""
-    cs = [parse_card(c) for c in cards]
-    if len(cs) < 2 or cs[0][0] != cs[-1][0]:
-        ck.fail("path", "needs 2+ cards starting and ending with the same species")
-    pure = True
-    for i in range(1, len(cs)):
-        if cs[i][1] <= cs[i - 1][1]:
-            ck.fail("path", "values must rise strictly from card to card")
-        pure = pure and cs[i][0] == cs[0][0]
-    return _points(len(cs), pure, cs[0][1], cs[-1][1])
+# --- the device ------------------------------------------------------------------------
+def path_points(code):
+    # Points of a path code (0 for no path, or one not entered).
+    n = code & 15 if code > 0 else 0
+    return points(n, code & 16, 2 - (code & 32) // 32, 7 + (code & 64) // 64) if n else 0
 
 
-def best_path(layout, species):
-    """(score, cards) of the best path of `species` in layout {(x, y): card}, cards in path
-    order as they appear in layout; (0, None) when there is none. Ties: the first found."""
-    cells = {}
-    top = 0
-    for pos in layout:
-        sp, v = parse_card(layout[pos])
-        cells[pos] = (sp, v)
-        if sp == species and v > top:
-            top = v
-    best = [0, None]  # type: list
-    for pos in cells:
-        if cells[pos][0] == species and cells[pos][1] < top:
-            _walk(cells, species, top, [pos], True, best)
-    if best[1] is None:
-        return 0, None
-    return best[0], [layout[p] for p in best[1]]
-
-
-def _walk(cells, species, top, path, pure, best):
-    # Depth-first over strictly rising neighbours: a path has at most 8 cards.
-    x, y = path[-1]
-    v = cells[path[-1]][1]
-    for dx, dy in STEPS:
-        nxt = (x + dx, y + dy)
-        c = cells.get(nxt)
-        if c is None or c[1] <= v:
-            continue
-        if c[0] == species:
-            path.append(nxt)
-            pts = _points(len(path), pure, cells[path[0]][1], c[1])
-            if pts > best[0]:
-                best[0] = pts
-                best[1] = list(path)
-            if c[1] < top:
-                _walk(cells, species, top, path, pure, best)
-            path.pop()
-        elif c[1] < top:  # another species: worth crossing only if a higher card may end it
-            path.append(nxt)
-            _walk(cells, species, top, path, False, best)
-            path.pop()
-
-
-def connected(squares):
-    """Are the squares (a list of (x, y)) orthogonally connected? Returns None if so, else a
-    square cut off from the first one."""
-    if not squares:
-        return None
-    todo = [squares[0]]
-    seen = {squares[0]: True}
-    rest = {}
-    for s in squares:
-        rest[s] = True
-    while todo:
-        x, y = todo.pop()
-        for dx, dy in STEPS:
-            n = (x + dx, y + dy)
-            if n in rest and n not in seen:
-                seen[n] = True
-                todo.append(n)
-    for s in squares:
-        if s not in seen:
-            return s
+def bad_path(code):
+    # Reason key if `code` is no path code, else None. Values rise strictly from 1 to 8, so a path
+    # that does not start with a 1 or end with an 8 has room for fewer cards.
+    n = code & 15
+    if not 0 <= code < 128 or n == 1:
+        return "bad_action"
+    if n > 6 + (code & 32) // 32 + (code & 64) // 64:
+        return "path_too_long"
     return None
 
 
-def _where(pos):
-    return "(" + str(pos[0]) + ", " + str(pos[1]) + ")"
+def held(state, s):
+    # The values each player holds of species s (index into state["sp"]).
+    n = state["n"]
+    return [[v for v in range(1, 9) if state["h"][s * n + p] >> (v - 1) & 1] for p in range(n)]
 
 
-def _player(p, path, seen, out):
-    # One player: (hand as (species, value) pairs, layout {(x, y): card}); `seen` maps each
-    # card to where it was first met, `out` collects (species, path) of every card.
-    hpath = ck.key(path, "hand")
-    hand = ck.array(ck.need(p, path, "hand"), hpath)
-    apath = ck.key(path, "arboretum")
-    arb = ck.array(ck.need(p, path, "arboretum"), apath)
-    cards, layout = [], {}  # type: list, dict
-    for i, c in enumerate(hand):
-        cards.append(_card(c, ck.item(hpath, i), seen, out))
-    order = []
-    for i, e in enumerate(arb):
-        epath = ck.item(apath, i)
-        ck.obj(e, epath)
-        card = ck.need(e, epath, "card")
-        xy = (
-            ck.integer(ck.need(e, epath, "x"), ck.key(epath, "x"), None),
-            ck.integer(ck.need(e, epath, "y"), ck.key(epath, "y"), None),
-        )
-        _card(card, ck.key(epath, "card"), seen, out)
-        if xy in layout:
-            ck.fail(epath, "square " + _where(xy) + " already holds " + layout[xy])
-        layout[xy] = card
-        order.append(xy)
-    cut = connected(order)
-    if cut is not None:
-        ck.fail(
-            apath,
-            "not orthogonally connected: "
-            + layout[cut]
-            + " at "
-            + _where(cut)
-            + " is cut off from "
-            + layout[order[0]]
-            + " at "
-            + _where(order[0]),
-        )
-    return cards, layout
+def scores(state, s):
+    # Each player's points for species s: None while a player who may score has no path entered yet,
+    # -1 for those who may not.
+    n = state["n"]
+    out = []
+    for p, right in enumerate(may_score(held(state, s))):
+        code = state["pa"][s * n + p]
+        out.append((None if code < 0 else path_points(code)) if right else -1)
+    return out
 
 
-def _card(c, path, seen, out):
-    sp, v = parse_card(c, path)
-    if c in seen:
-        ck.fail(path, "card " + c + " appears twice (also at " + seen[c] + ")")
-    seen[c] = path
-    out.append((sp, path))
-    return sp, v
+def totals(state):
+    # (each player's total, the first species still waiting for a path or -1).
+    out = [0] * state["n"]
+    found = -1
+    for s in range(len(state["sp"])):
+        for p, score in enumerate(scores(state, s)):
+            if score is None:
+                found = s if found < 0 else found
+            elif score > 0:
+                out[p] += score
+    return out, found
 
 
-def score(data):
-    """Score a finished game given as the CLI's input JSON; ValueError names a bad field."""
-    ps = ck.players(data, 2, 4)
-    seen, found = {}, []  # type: dict, list
-    hands, layouts = [], []
-    for i, p in enumerate(ps):
-        cards, layout = _player(p, ck.item("players", i), seen, found)
-        hands.append(cards)
-        layouts.append(layout)
-    if "species" in data:
-        species = ck.array(data["species"], "species", 0, MAX_SPECIES, "species")
-        for i, s in enumerate(species):
-            if not species_name_ok(s):
-                ck.fail(
-                    ck.item("species", i), "must be a species name (a-z, - or _), got " + ck.show(s)
-                )
-            if s in species[:i]:
-                ck.fail(ck.item("species", i), '"' + s + '" is listed twice')
-        for sp, path in found:
-            if sp not in species:
-                ck.fail(path, 'species "' + sp + '" is not in play (see "species")')
-    else:
-        species = sorted({sp for sp, _ in found})
-        if len(species) > MAX_SPECIES:
-            ck.fail("species", str(len(species)) + " species in play, at most " + str(MAX_SPECIES))
-    rows = []
-    for i, p in enumerate(ps):
-        kinds = {parse_card(c)[0] for c in layouts[i].values()}
-        rows.append(
-            {"name": p["name"], "total": 0, "species_in_arboretum": len(kinds), "species": {}}
-        )
-    for sp in species:
-        held = [[v for s, v in h if s == sp] for h in hands]
-        values = hand_values(held)
-        rights = may_score(held)
-        for i, row in enumerate(rows):
-            pts, path = best_path(layouts[i], sp) if rights[i] else (0, None)
-            row["species"][sp] = {
-                "hand_value": values[i],
-                "may_score": rights[i],
-                "score": pts,
-                "path": path,
-            }
-            row["total"] += pts
-    names = [r["name"] for r in rows]
-    keys = [(r["total"], r["species_in_arboretum"]) for r in rows]
-    return {"players": rows, "winners": ck.best(names, keys)}
+def leaders(sums):
+    # The players with the best total.
+    return [p for p in range(len(sums)) if sums[p] == max(sums)]
+
+
+def winners(state, sums):
+    # Best total; a tie goes to the most species in the arboretum, then is shared. None while a tied
+    # player's species count is not entered.
+    top = leaders(sums)
+    count = [state["ks"][p] for p in top]
+    if len(top) > 1 and 0 in count:
+        return None
+    return [p for p in top if len(top) == 1 or state["ks"][p] == max(count)]
+
+
+def new(players, colours, first=0, species=None):
+    # A scoring sheet; `species`: catalogue indices in play (default: the first 6/8/10).
+    if species is None:
+        species = list(range(2 * players + 2))
+    state = table.new_table(players, colours, first)
+    state["sp"] = list(species)
+    state["h"] = [0] * (len(species) * players)
+    state["pa"] = [-1] * (len(species) * players)
+    state["ks"] = [0] * players
+    return state
+
+
+def reduce(state, action):
+    op, a, b = action
+    if op < 16:
+        return table.reduce_table(state, op, a, b)
+    n = state["n"]
+    if op == TIE:
+        if not 0 <= a < n or not 1 <= b <= len(state["sp"]):
+            return "bad_action"
+        top = leaders(totals(state)[0])
+        if a not in top or len(top) < 2:
+            return "no_tie_to_break"
+        state["ks"][a] = b
+        return None
+    s, p = a // 4, a % 4
+    if op not in (HAND, PATH) or not 0 <= s < len(state["sp"]) or p >= n:
+        return "bad_action"
+    i = s * n + p
+    if op == PATH:
+        reason = bad_path(b)
+        if reason is None and not may_score(held(state, s))[p]:
+            reason = "may_not_score"
+        if reason is None:
+            state["pa"][i] = b
+        return reason
+    if not 0 <= b < 256 or b == state["h"][i]:
+        return "bad_action"
+    for k in range(n):
+        if k != p and state["h"][s * n + k] & b:
+            return "card_elsewhere"
+    if in_hand(state, p) - bin(state["h"][i]).count("1") + bin(b).count("1") > 7:
+        return "hand_over_seven"  # the cards in hand at the end of the game
+    state["h"][i] = b
+    return None
+
+
+def in_hand(state, p):
+    # How many cards player p holds, all species together.
+    n = state["n"]
+    return sum(bin(state["h"][s * n + p]).count("1") for s in range(len(state["sp"])))
+
+
+def check(state):
+    table.check_table(state)
+    n = state["n"]
+    k = len(state["sp"])
+    assert PLAYERS[0] <= n <= PLAYERS[1]
+    assert 1 <= k <= 12 and len(set(state["sp"])) == k
+    assert all(0 <= c < 12 for c in state["sp"])
+    assert len(state["h"]) == len(state["pa"]) == k * n and len(state["ks"]) == n
+    for p in range(n):
+        assert in_hand(state, p) <= 7
+        assert 0 <= state["ks"][p] <= k
+    for s in range(k):
+        taken = 0
+        for p in range(n):
+            assert 0 <= state["h"][s * n + p] < 256 and not state["h"][s * n + p] & taken
+            taken |= state["h"][s * n + p]
+            code = state["pa"][s * n + p]
+            assert code == -1 or bad_path(code) is None

@@ -1,0 +1,63 @@
+# Arboretum scoring: English texts (same keys in fr_arboretum.py). A row holds 21 characters;
+# a.tree_name_<i> are the species as the English editions name them (setup), a.tree_short<i>
+# their OLED short names (7 characters at most); help texts hold 15. Keys have 11 characters
+# or more: on MicroPython a shorter string constant in the code would stay in RAM as a qstr.
+T = """
+a.tree_name_0=Oak
+a.tree_name_1=Willow
+a.tree_name_2=Jacaranda
+a.tree_name_3=Lilac
+a.tree_name_4=Cassia
+a.tree_name_5=Royal Poinciana
+a.tree_name_6=Dogwood
+a.tree_name_7=Magnolia
+a.tree_name_8=Maple
+a.tree_name_9=Tulip Poplar
+a.tree_name_10=Cherry Blossom
+a.tree_name_11=Blue Spruce
+a.tree_short0=Oak
+a.tree_short1=Willow
+a.tree_short2=Jacar.
+a.tree_short3=Lilac
+a.tree_short4=Cassia
+a.tree_short5=Poinc.
+a.tree_short6=Dogwood
+a.tree_short7=Magnol.
+a.tree_short8=Maple
+a.tree_short9=Tulip
+a.tree_short10=Cherry
+a.tree_short11=Spruce
+a.title_done=Done
+a.total_label=Total
+a.hint_trees=→ open    OK menu
+a.why_reason0=8 is 0
+a.why_reason1=lower
+a.why_reason2=nobody
+a.why_reason3=tied
+a.why_reason4=highest
+a.hint_values=OK held?   → path
+a.hint_path_col=OK path    ← hand
+a.path_cards=Cards
+a.path_no_cards=none
+a.path_flag_0=All this species
+a.path_flag_1=Starts with a 1
+a.path_flag_2=Ends with an 8
+a.totals_title=Totals
+a.species_count=species
+a.hint_totals=OK: end the game
+a.help_open_row=open the row
+a.help_player=player
+a.help_column=value / path
+a.help_toggle=held? / path
+a.help_species=other species
+a.help_tiebreak=species in arb.
+a.help_end_game=end the game
+a.help_path_done=done
+r.card_elsewhere=Another player has it
+r.hand_over_seven=7 cards in hand max
+r.may_not_score=No right to score
+r.path_too_long=Too long: 1..8 rising
+r.no_tie_to_break=No tie to break
+r.paths_to_enter=Paths still to enter
+r.tie_break_needed=Tie: enter species
+"""

@@ -1,0 +1,163 @@
+# Arboretum end-of-game scoring: setup and the species list (the game screen).
+#
+# Row 0: "Done 3/8" (species whose paths are all in), timers, the active player; rows 1-3 the
+# species in play then "Total", each with a cell per player: symbol and points, "?" for a path
+# still to enter, "-" without the right to score; row 4: key hints. RIGHT opens the species
+# (hands, right to score, paths: ``arboretum_species``) or the totals (``arboretum_totals``).
+# RAM: text keys have 11+ characters (shorter string constants would stay in RAM as qstrs on
+# MicroPython) and names reuse the framework's; see potager.core.games.arboretum.
+
+import gc
+import sys
+
+from potager.core import keys
+from potager.core.games import arboretum
+from potager.core.gestures import LONG, SHORT
+from potager.ui import table
+from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, right, symbol
+
+
+def default_setup():
+    values = table.default_setup(3)
+    values["sp"] = list(range(12))  # the catalogue; the first 6/8/10 are in play
+    return values
+
+
+def setup_fields(app, values):
+    out = table.setup_fields(app, values)
+    for i in range(2 * values["players"] + 2):
+        out.append(("#" + str(i + 1), app.tr("a.tree_name_" + str(values["sp"][i]))))
+    return out
+
+
+def setup_change(values, field, delta):
+    n = values["players"]
+    if field < 2 + n:
+        reason = table.setup_change(values, field, delta, 2, 4)
+        col = values["col"]
+        for p in range(values["players"]):  # a seat added may bring a colour already taken
+            while col[p] in col[:p]:
+                col[p] = (col[p] + 1) % len(COLOURS)
+        return reason
+    # a species slot: the next species of the catalogue not in play yet (swapped in)
+    sp = values["sp"]
+    slot = field - 2 - n
+    found = sp[slot]
+    for _ in range(12):
+        found = (found + delta) % 12
+        k = sp.index(found)
+        if k >= 2 * n + 2:
+            sp[k], sp[slot] = sp[slot], found
+            return None
+    return "bad_action"
+
+
+def new_state(values):
+    n = values["players"]
+    return arboretum.new(n, values["col"][:n], values["first"], values["sp"][: 2 * n + 2])
+
+
+def label(app, state, s):
+    # The short name of species s (index into state["sp"]).
+    return app.tr("a.tree_short" + str(state["sp"][s]))
+
+
+def cell(state, scores):
+    # A 3-character cell per player: symbol and points ("?" to enter, "-" no right).
+    out = ""
+    for p in range(state["n"]):
+        text = "?" if scores[p] is None else "-" if scores[p] < 0 else str(scores[p])
+        out += right(text, 3) if len(text) > 2 else symbol(state, p) + right(text, 2)
+    return out
+
+
+class GameScreen(table.GameScreen):
+    HELP = (("↑↓", "h.move"), ("→", "a.help_open_row")) + table.GameScreen.HELP
+
+    def __init__(self, app):
+        self.cursor = 0
+
+    def on_key(self, app, key, kind):
+        count = len(app.engine.state["sp"]) + 1
+        if key in (keys.UP, keys.DOWN) and kind != LONG:
+            self.cursor = (self.cursor + (1 if key == keys.DOWN else -1)) % count
+        elif key == keys.RIGHT and kind == SHORT:
+            if self.cursor < count - 1:
+                app.push(sub("species").SpeciesScreen(self.cursor))
+            else:
+                app.push(sub("totals").TotalsScreen())
+        elif key in (keys.LEFT, keys.RIGHT):
+            return True
+        else:
+            return table.GameScreen.on_key(self, app, key, kind)
+        app.changed()
+        return True
+
+    def rows(self, app):
+        state = app.engine.state
+        items = []
+        count = 0
+        for s in range(len(state["sp"])):
+            scores = arboretum.scores(state, s)
+            count += None not in scores
+            items.append(fit(label(app, state, s), 7) + " " + cell(state, scores))
+        items.append(
+            fit(app.tr("a.total_label"), 7) + " " + cell(state, arboretum.totals(state)[0])
+        )
+        title = app.tr("a.title_done") + " " + str(count) + "/" + str(len(items) - 1)
+        out = [table.header(app, title)]
+        top = min(max(self.cursor - 1, 0), len(items) - 3)
+        for i in range(top, top + 3):
+            out.append(fit((CURSOR if i == self.cursor else " ") + items[i], COLS))
+        out.append(fit(app.tr("a.hint_trees"), COLS))
+        return out
+
+    def finish(self, app):
+        finish(app)
+
+
+def finish(app):
+    # End of the game: every path entered and ties broken, else say what is missing.
+    state = app.engine.state
+    total, found = arboretum.totals(state)
+    if found >= 0:
+        app.show_game()
+        app.screen().cursor = found
+        app.refuse("paths_to_enter")
+        return
+    winners = arboretum.winners(state, total)
+    if winners is None:
+        app.show_game()
+        app.push(sub("totals").TotalsScreen())
+        app.refuse("tie_break_needed")
+        return
+    app.show_game()  # off the totals screen: its module can go before the results' comes in
+    drop()
+    app.finish_game(total, winners)
+
+
+def sub(name):
+    # The module of a sub-screen, potager.ui.arboretum_<name>, compiled when opened; the other
+    # one is dropped first.
+    drop(name)
+    __import__("potager.ui.arboretum_" + name)
+    return sys.modules["potager.ui.arboretum_" + name]
+
+
+def drop(name=None):
+    # Forget the sub-screens' modules (but `name`) and collect the garbage, so that the compiler
+    # of the next module finds room in one piece (RAM: the board compiles .py).
+    for k in ("species", "totals"):
+        if k != name and sys.modules.pop("potager.ui.arboretum_" + k, None):
+            delattr(sys.modules["potager.ui"], "arboretum_" + k)
+    gc.collect()
+
+
+def lit(app, out, players):
+    # The seats of the players in the bit mask `players` bright in their colour, the others dim.
+    state = app.engine.state
+    for i in range(len(out)):
+        out[i] = 0
+    for p in range(state["n"]):
+        level = table.ACTIVE_LEVEL if players >> p & 1 else table.SEAT_LEVEL
+        out[state["seat"][p]] = dim(COLOURS[state["col"][p]][0], level)
