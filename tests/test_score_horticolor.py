@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from potager.core.games import horticolor as hc
+from potager.core.games import horticolor_score as hs
+from potager.core.games.horticolor_score import score
 
 
 def player(name, card_points=24, synergy=5, earthworm=2, validated_cards=9):
@@ -44,22 +46,22 @@ def test_pairs_name_the_dice_of_each_mix():
 
 
 def test_receptacle_criteria():
-    assert hc.meets(7, 7) and not hc.meets(8, 7)
-    assert hc.meets(9, 8, hc.AT_LEAST) and hc.meets(8, 8, hc.AT_LEAST)
-    assert not hc.meets(7, 8, hc.AT_LEAST)
-    assert hc.meets(4, 5, hc.AT_MOST) and hc.meets(5, 5, hc.AT_MOST)
-    assert not hc.meets(6, 5, hc.AT_MOST)
+    assert hs.meets(7, 7) and not hs.meets(8, 7)
+    assert hs.meets(9, 8, hs.AT_LEAST) and hs.meets(8, 8, hs.AT_LEAST)
+    assert not hs.meets(7, 8, hs.AT_LEAST)
+    assert hs.meets(4, 5, hs.AT_MOST) and hs.meets(5, 5, hs.AT_MOST)
+    assert not hs.meets(6, 5, hs.AT_MOST)
 
 
 def test_compost_costs_combine():
-    assert hc.compost_cost(ignore_colour=True) == 1
-    assert hc.compost_cost(shift=-1) == 2
-    assert hc.compost_cost(free_marbles=1) == 4
-    assert hc.compost_cost(True, 1) == 3  # colour ignored + value +-1
-    assert hc.compost_cost(shift=1, free_marbles=2) == 10  # the rulebook's 10
-    assert hc.spend_compost(5, 4) == 1
+    assert hs.compost_cost(ignore_colour=True) == 1
+    assert hs.compost_cost(shift=-1) == 2
+    assert hs.compost_cost(free_marbles=1) == 4
+    assert hs.compost_cost(True, 1) == 3  # colour ignored + value +-1
+    assert hs.compost_cost(shift=1, free_marbles=2) == 10  # the rulebook's 10
+    assert hs.spend_compost(5, 4) == 1
     with pytest.raises(ValueError, match="not enough compost tokens: 2 held, 3 needed"):
-        hc.spend_compost(2, 3)
+        hs.spend_compost(2, 3)
 
 
 def test_final_total_synergy_example():
@@ -69,7 +71,7 @@ def test_final_total_synergy_example():
 
 
 def test_score_spec_example():
-    out = hc.score({"players": [player("Zoé"), player("Max", 20, 3, 1, 7)]})
+    out = score({"players": [player("Zoé"), player("Max", 20, 3, 1, 7)]})
     assert out == {
         "players": [{"name": "Zoé", "total": 31}, {"name": "Max", "total": 24}],
         "winners": ["Zoé"],
@@ -77,19 +79,19 @@ def test_score_spec_example():
 
 
 def test_tie_goes_to_fewer_validated_cards():
-    out = hc.score({"players": [player("A"), player("B", 25, 4, 2, 8), player("C", 31, 0, 0, 10)]})
+    out = score({"players": [player("A"), player("B", 25, 4, 2, 8), player("C", 31, 0, 0, 10)]})
     assert [p["total"] for p in out["players"]] == [31, 31, 31]
     assert out["winners"] == ["B"]
 
 
 def test_still_tied_is_shared_in_input_order():
-    out = hc.score({"players": [player("Zed"), player("Ana"), player("Bob", 1, 0, 0, 1)]})
+    out = score({"players": [player("Zed"), player("Ana"), player("Bob", 1, 0, 0, 1)]})
     assert out["winners"] == ["Zed", "Ana"]
     assert hc.winners(["a", "b"], [3, 3], [2, 2]) == ["a", "b"]
 
 
 def test_nothing_validated_scores_nothing():
-    out = hc.score({"players": [player("A", 0, 0, 0, 0), player("B", 0, 0, 0, 0)]})
+    out = score({"players": [player("A", 0, 0, 0, 0), player("B", 0, 0, 0, 0)]})
     assert out["winners"] == ["A", "B"]
 
 
@@ -117,7 +119,7 @@ def test_nothing_validated_scores_nothing():
 )
 def test_refusals(players, message):
     with pytest.raises(ValueError) as err:
-        hc.score({"players": players})
+        score({"players": players})
     assert message in str(err.value)
 
 
@@ -128,7 +130,7 @@ def test_missing_fields(field):
     p = player("B")
     del p[field]
     with pytest.raises(ValueError, match=r"players\[1\]\." + field + ": missing"):
-        hc.score({"players": [player("A"), p]})
+        score({"players": [player("A"), p]})
 
 
 @given(
@@ -139,7 +141,7 @@ def test_missing_fields(field):
     )
 )
 def test_winners_property(rows):
-    out = hc.score({"players": [player("p" + str(i), *r) for i, r in enumerate(rows)]})
+    out = score({"players": [player("p" + str(i), *r) for i, r in enumerate(rows)]})
     totals = [p["total"] for p in out["players"]]
     assert all(t >= 0 for t in totals)
     best = max((t, -r[3]) for t, r in zip(totals, rows, strict=True))

@@ -1,0 +1,62 @@
+# Textes français d'Horticolor, chargés avec le mode : une ligne `clé=texte`. Mêmes clés
+# que en_horticolor.py ; une ligne d'écran tient 21 caractères, une aide 15 (après les 5
+# de sa touche). Les clés ont plus de 10 caractères exprès : MicroPython garde en RAM les
+# chaînes plus courtes du code. « | » sépare les lignes (ou les mots) d'un écran.
+# Les termes du livret : Compost, Mélanges, Pénurie, Sélection, Lombrics, Synergie, billes.
+T = """
+hc.quick_draft=Sélect. rapide|non|oui
+hc.row_words=M|Mél.|Rés|C|V|défausse|finie : défausses|Décompte final|!|/
+hc.draft_lines=Sélection|5 cartes chacun :|gardez-en 1, passez|à gauche ; jusqu'à 4.|TURN ▶ Mélanges
+hc.quick_lines=Sélection|Sélection rapide :|piochez 6 cartes,|gardez-en 4.|TURN ▶ Mélanges
+hc.hint_lines=→carte ←compost ←~dés|Dernière phase !|←→ défausse  TURN ▶|→ points  TURN : fin
+hc.all_valid=a tout validé !
+hc.supply_over=Réserve dépassée !
+hc.points_now=Entrez les points
+hc.shortage_ask=Pénurie : les autres confirment ? (+1)
+hc.compost_of=Compost :
+hc.effect_lines=1 Ignorer couleur|2 Valeur ±1|4 Bille gratuite
+hc.cost_lines=Coût {} : reste {}|Coût {} > {} jetons !
+hc.compost_spent=Compost dépensé
+hc.bonus_title=bonus ?
+hc.bonus_lines=Pas de bonus|+1 Compost|+2 Compost|+3 Compost|Bille gratuite|Valider une autre
+hc.free_marble=Posez bille gratuite
+hc.dice_title=Dés
+hc.dice_hint=←→dé ↑↓1-6 OK lancer
+hc.total_of=total
+hc.points_lines=Points cartes|Synergie|Lombrics|Cartes validées
+hc.help_mixes=aux Mélanges
+hc.help_player=choisir joueur
+hc.help_points1=±1, maint. ±10
+hc.help_valid=valider carte
+hc.help_unvalid=retirer carte
+hc.help_spend=dépense Compost
+hc.help_dice=dés et Mélanges
+hc.help_phase=fin de phase
+hc.help_shortage=Pénurie +1
+hc.help_drop=défausses -/+
+hc.help_round=manche suivante
+hc.help_points=saisir points
+hc.help_finish=finir partie
+hc.help_spend_ok=dépenser
+hc.help_die=choisir un dé
+hc.help_value=valeur 1-6
+hc.help_roll=lancer les dés
+r.hc_at_scoring=Partie finie : score
+r.hc_use_undo=BACK annule un TURN
+r.hc_table_op=Pas dans Horticolor
+r.hc_in_draft=Sélection d'abord
+r.hc_round_over=La manche est finie
+r.hc_all_valid=Toutes validées
+r.hc_none_valid=Aucune carte validée
+r.hc_points_need_cards=Sans carte, 0 point
+r.hc_not_final=Au décompte final
+r.hc_not_mixes=En phase Mélanges
+r.hc_game_over=Pas au décompte
+r.hc_compost_limit=99 jetons au plus
+r.hc_not_enough=Pas assez de Compost
+r.hc_not_active=Joueur actif seul
+r.hc_shortage_done=Pénurie déjà prise
+r.hc_not_round_end=En fin de manche
+r.hc_discard_range=Défausse hors limites
+r.hc_no_effect=Choisissez un effet
+"""

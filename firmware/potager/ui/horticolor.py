@@ -1,0 +1,204 @@
+"""Horticolor: the setup, and the game screen with one layout per phase."""
+# The setup: 2-4 players, seats and colours, the first active player, the quick draft
+# variant. The player screens (compost, a card's bonus, the final points) are in
+# horticolor_acts.py, the mix helper in horticolor_dice.py, both imported with this module.
+#
+# Draft: what to deal (TURN starts the mixes). Mixes: a row per player "▶♥P1* C 2  V 3  2/4"
+# (cursor, symbol, seat, * = active, compost tokens, validated cards, validated of the cards in
+# play this round); the header has the round, the mixes phase (! = the round stops after it)
+# and the shared supply left; UP/DOWN a player; RIGHT a card validated (then its bonus), held:
+# one taken back; LEFT spend compost, held: the mix helper (dice); TURN ends the phase (the
+# active role passes on), held: the active player's shortage. Round end: each player's
+# discards (LEFT/RIGHT); TURN the next round. Final scoring: each player's points and total
+# (* = the winner so far); RIGHT a player's points; TURN records the result. BACK undo (held:
+# redo), OK the menu (held: help), as in every mode.
+#
+# RAM (tests/test_mode_horticolor.py measures it under MicroPython): the board compiles each
+# module in RAM and keeps every distinct name, every string of up to 10 characters and every
+# module's names for good; past 620 of them MicroPython needs a new 7 KB block at once, which
+# a heap broken up by play may not have. So the mode has three screen modules, reuses the
+# firmware's names, writes its text keys longer than 10 characters and a screen's lines as one
+# text split at "|", and keeps explanations in comments (a docstring is read into RAM). All
+# three compile here, before play: a module compiled later, in a heap that play has broken
+# into small pieces, may find no block big enough (and none is much bigger than another: a
+# big module wants a big block to compile).
+
+# the shared table screens first: the biggest modules compile while the least is in RAM
+from potager.ui import table
+
+# isort: split
+from potager.core import keys
+from potager.core.games import horticolor as rules
+from potager.core.gestures import LONG, SHORT
+from potager.core.table import NEXT
+from potager.ui.horticolor_acts import BonusScreen, PointsScreen, SpendScreen, warn
+from potager.ui.horticolor_dice import MixScreen
+from potager.ui.screens import ConfirmScreen
+from potager.ui.view import COLS, CURSOR, fit, player_tag, right, split
+
+# each phase's keys for the help screen (then undo, redo, menu, help); the arrows' labels
+# come from one string (a shorter string in the code would stay in RAM for good)
+words = ["→", "→~", "←", "←~"]
+entries = (
+    (("TURN", "hc.help_mixes"),),
+    (("↑↓", "hc.help_player"), (words[0], "hc.help_valid"), (words[1], "hc.help_unvalid"))
+    + ((words[2], "hc.help_spend"), (words[3], "hc.help_dice"), ("TURN", "hc.help_phase"))
+    + (("TURN~", "hc.help_shortage"),),
+    (("↑↓", "hc.help_player"), ("←→", "hc.help_drop"), ("TURN", "hc.help_round")),
+    (("↑↓", "hc.help_player"), (words[0], "hc.help_points"), ("TURN", "hc.help_finish")),
+)
+
+
+def default_setup():
+    values = table.default_setup()
+    values["quick"] = 0
+    return values
+
+
+def setup_fields(app, values):
+    words = app.tr("hc.quick_draft").split("|")  # the label, then off and on
+    return table.setup_fields(app, values) + [(words[0], words[1 + values["quick"]])]
+
+
+def setup_change(values, field, delta):
+    if field == values["players"] + 2:
+        values["quick"] = 1 - values["quick"]
+        return None
+    return table.setup_change(values, field, delta, 2, 4)
+
+
+def new_state(values):
+    n = values["players"]
+    return rules.new(n, values["col"][:n], values["first"], values["quick"])
+
+
+class GameScreen(table.GameScreen):
+    def __init__(self, app):
+        self.follow(app.engine.state)
+
+    def follow(self, state):
+        # A new phase or handover (undo and redo too): the cursor goes to the active player.
+        self.cursor = state["act"]
+        self.mark = (state["act"], state["ph"])
+        self.HELP = entries[state["ph"]] + table.GameScreen.HELP[2:]
+
+    def on_key(self, app, key, kind):
+        state = app.engine.state
+        if key in (keys.UP, keys.DOWN):
+            if kind == SHORT:
+                self.cursor = (self.cursor + (1 if key == keys.DOWN else -1)) % state["n"]
+        elif key in (keys.LEFT, keys.RIGHT):
+            if kind in (SHORT, LONG):
+                self.change(app, state, 1 if key == keys.RIGHT else -1, kind == LONG)
+        elif key == keys.TURN and kind == SHORT:
+            if state["ph"] == rules.FINAL:
+                app.push(ConfirmScreen("q.end", lambda: self.finish(app)))
+            elif app.act((NEXT, app.clock.turn_seconds(app.now), 0)):
+                if state["ph"] == rules.MIXES and self.mark[1] == rules.DRAFT:
+                    app.clock.turn_start = app.now  # the first turn starts after the draft
+                warn(app)
+        elif key == keys.TURN and kind == LONG:
+            # the active player declares a shortage: +1 compost once the others agree
+            if state["ph"] != rules.MIXES:
+                app.refuse("hc_not_mixes")
+            elif state["sh"]:
+                app.refuse("hc_shortage_done")
+            else:
+                p = state["act"]
+                app.push(ConfirmScreen("hc.shortage_ask", lambda: app.act((rules.SHORTAGE, p, 0))))
+        elif key != keys.TURN:
+            table.GameScreen.on_key(self, app, key, kind)
+        app.changed()
+        if app.engine is not None:  # (undo and redo replace the state)
+            state = app.engine.state
+            if self.mark != (state["act"], state["ph"]):
+                self.follow(state)
+        return True
+
+    def change(self, app, state, delta, held):
+        # LEFT (delta -1) or RIGHT (+1), short or held, for the player under the cursor.
+        p = self.cursor
+        if state["ph"] == rules.DRAFT:
+            app.refuse("hc_in_draft")
+        elif state["ph"] == rules.ROUND_END:
+            if not held:
+                app.act((rules.DISCARD, p, state["dc"][p] + delta))
+        elif state["ph"] == rules.FINAL:
+            if not held:
+                app.push(PointsScreen(p))
+        elif delta > 0 and held:
+            app.act((rules.VALID, p, -1))
+        elif delta > 0:
+            if app.act((rules.VALID, p, 1)):
+                app.push(BonusScreen(app, p))
+        elif held:
+            app.push(MixScreen())
+        else:
+            app.push(SpendScreen(p))
+
+    def rows(self, app):
+        state = app.engine.state
+        ph = state["ph"]
+        # round, mixes, supply, compost, validated, drop, "over: discards", "Final scoring", !, /
+        words = app.tr("hc.row_words").split("|")
+        title = words[0] + str(state["rnd"]) + " "
+        if ph == rules.DRAFT:
+            lines = app.tr("hc.quick_lines" if state["quick"] else "hc.draft_lines").split("|")
+            lines[0] = table.header(app, title + lines[0])
+            for i in range(1, len(lines)):
+                lines[i] = fit(lines[i], COLS)
+            return lines
+        n = state["n"]
+        stop = 0  # someone has validated all their cards: the round stops after this phase
+        for p in range(n):
+            if state["vr"][p] == state["nc"][p]:
+                stop = 1
+        if ph == rules.MIXES:
+            title += words[1] + " " + str(state["mx"]) + (words[8] if stop else "") + " "
+            out = [table.header(app, title + words[2] + str(24 - sum(state["cp"])))]  # supply
+        else:
+            out = [fit(title + words[6] if ph == rules.ROUND_END else words[7], COLS)]
+        for p in range(n):
+            out.append(self.line(state, p, words))
+        while len(out) < 4:  # 2 players: a blank row
+            out.append(fit("", COLS))
+        if n < 4:  # a row to spare: the keys, or that the round stops after this phase
+            lines = app.tr("hc.hint_lines").split("|")  # mixes, last phase, round end, final
+            out.append(fit(lines[ph if ph > 1 else 1 if stop else 0], COLS))
+        return out
+
+    def line(self, state, p, words):
+        # A player's row in the mixes, at the round end, at the final scoring.
+        ph = state["ph"]
+        text = fit((CURSOR if p == self.cursor else " ") + player_tag(state, p), 6)
+        if ph == rules.MIXES:
+            if p == state["act"]:
+                text = text[:4] + "*" + " "
+            text += words[3] + right(str(state["cp"][p]), 2)
+            text += right(words[4] + right(str(state["vc"][p]), 2), 5)
+            return fit(text + right(str(state["vr"][p]), 3) + words[9] + str(state["nc"][p]), COLS)
+        if ph == rules.ROUND_END:
+            count = state["dc"][p]
+            text = text[:5] + words[5] + " " + str(count) + words[9]
+            text += str(state["nc"][p] - state["vr"][p])
+            return split(text, words[3] + right(str(state["cp"][p] + count), 2))
+        # validated cards, card points + Synergy + Earthworms, the total, * = the winner so far
+        totals = rules.totals(state)
+        best = rules.winners(list(range(state["n"])), totals, state["vc"])
+        values = state["fp"][3 * p : 3 * p + 3]
+        text = text[:5] + words[4] + right(str(state["vc"][p]), 2) + " " + " " + str(values[0])
+        text += "+" + str(values[1]) + "+" + str(values[2])
+        return split(text, " " + str(totals[p]) + ("*" if p in best else " "))
+
+    def finish(self, app):
+        # End game (menu, or TURN at the final scoring): first the points, then the result.
+        while app.screen() is not self and len(app.stack) > 1:
+            app.pop()  # the menu under the confirmation
+        state = app.engine.state
+        if state["ph"] != rules.FINAL:
+            if app.act((rules.SCORING, 0, 0)):
+                app.say("hc.points_now")
+                self.follow(state)
+            return
+        totals = rules.totals(state)
+        app.finish_game(totals, rules.winners(list(range(state["n"])), totals, state["vc"]))

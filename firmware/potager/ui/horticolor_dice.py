@@ -1,0 +1,79 @@
+"""Horticolor's mix helper: the four dice and the three ways to pair them into two mixes."""
+# The dice are entered (UP/DOWN on the die under the cursor) or rolled by the device (OK);
+# each pairing shows its two mixes with their sums and the colours (dice) in each: row 0
+# "Dice▶●4 ▲6 ♥3 ♣5", rows 1-3 " 10=●4+▲6    8=♥3+♣5". The ring shows the dice in their
+# colours, a quarter each (the chosen one brighter). A roll is an action carrying the values:
+# replaying the log gives the same dice. (Imported with horticolor.py: see there on RAM.)
+
+from potager.core import keys
+from potager.core.games import horticolor as rules
+from potager.core.gestures import REPEAT, SHORT
+from potager.ui.screens import Screen
+from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, right
+
+# the dice's colours (in view.COLOURS) in the rulebook's order: blue, yellow, red, green
+DICE = (COLOURS[1], COLOURS[3], COLOURS[0], COLOURS[2])
+
+
+def roll(now):
+    # Four dice from the time of the press (ms): a human's timing is the randomness, and
+    # the same press gives the same dice on every port (tests compare them).
+    value = now & 0xFFFFFF
+    out = 0
+    for i in range(4):
+        value = (value * 1103515245 + 12345) & 0x7FFFFFFF
+        out |= ((value >> 16) % 6 + 1) << 3 * i
+    return out
+
+
+def tag(dice, i):
+    # A die: its colour's symbol and its value ("-" not entered).
+    return DICE[i][1] + (str(dice[i]) if dice[i] else "-")
+
+
+class MixScreen(Screen):
+    HELP: tuple = (("←→", "hc.help_die"), ("↑↓", "hc.help_value"), ("OK", "hc.help_roll"))
+    HELP += (("BACK", "h.back"),)
+
+    def __init__(self):
+        self.cursor = 0
+
+    def on_key(self, app, key, kind):
+        values = list(app.engine.state["dice"])
+        i = self.cursor
+        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
+            self.cursor = (i + (1 if key == keys.RIGHT else -1)) % 4
+        elif key in (keys.UP, keys.DOWN) and kind in (SHORT, REPEAT):
+            # 1..6 round; from "-" (not entered) UP gives 1 and DOWN 6
+            if key == keys.UP:
+                values[i] = values[i] % 6 + 1
+            else:
+                values[i] = (values[i] + 4) % 6 + 1 if values[i] else 6
+            app.act((rules.DICE, values[0] | values[1] << 3 | values[2] << 6 | values[3] << 9, 0))
+        elif key == keys.OK and kind == SHORT:
+            app.act((rules.DICE, roll(app.now), 0))
+        else:
+            Screen.on_key(self, app, key, kind)
+        app.changed()
+
+    def rows(self, app):
+        dice = app.engine.state["dice"]
+        text = app.tr("hc.dice_title")
+        for i in range(4):
+            text += (CURSOR if i == self.cursor else " ") + tag(dice, i)
+        out = [fit(text, COLS)]
+        values = rules.pairings(dice)
+        for k in range(3):
+            a, b = values[k]
+            item = rules.PAIRS[k]
+            text = right(str(a), 3) + "=" + tag(dice, item[0]) + "+" + tag(dice, item[1])
+            text += right(str(b), 5) + "=" + tag(dice, item[2]) + "+" + tag(dice, item[3])
+            out.append(fit(text if all(dice) else "", COLS))
+        return out + [fit(app.tr("hc.dice_hint"), COLS)]
+
+    def leds(self, app, out):
+        dice = app.engine.state["dice"]
+        for i in range(len(out)):
+            k = i * 4 // len(out)
+            level = 160 if k == self.cursor else 40
+            out[i] = dim(DICE[k][0], level) if dice[k] else 0

@@ -1,0 +1,973 @@
+"""Horticolor on the device: every rule and option at the reducer, the screens through the
+real App on pure fakes, a whole 3-player, 3-round game (CPython, the real MicroPython with the
+heap budget, the simulator), refusals, undo, a power cut, and every row in 21 characters in
+both languages. The scoring CLI's tests are tests/test_score_horticolor*.py."""
+
+import copy
+import json
+import random
+import sys
+from pathlib import Path
+
+import mpy_runner
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+MPY = Path(__file__).parent / "mpy"
+sys.path.insert(0, str(MPY))
+
+import pureboard  # noqa: E402
+from pureboard import PureBoard  # noqa: E402
+
+from potager import lang  # noqa: E402
+from potager.core import table  # noqa: E402
+from potager.core.engine import Engine  # noqa: E402
+from potager.core.games import horticolor as hc  # noqa: E402
+from potager.lang import en_horticolor, fr_horticolor  # noqa: E402
+from potager.ui import horticolor as ui  # noqa: E402
+from potager.ui.horticolor_dice import roll  # noqa: E402
+from potager.ui.view import COLOURS, COLS, dim  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "docs" / "scripts" / "horticolor.txt"
+
+# first boot: English (French is offered first), then Horticolor for 3
+SETUP_3 = """
+wait 300
+press DOWN
+press OK         # English
+press DOWN
+press DOWN
+press OK         # Horticolor
+press LEFT       # 3 players
+press OK         # to Start
+press OK         # start: round 1, the draft
+"""
+
+# A whole game for 3: three rounds, each rule on the way, the final points, the tie-break.
+GAME = (
+    SETUP_3
+    + """
+press TURN       # the draft is done: mixes phase 1, P1 active
+hold LEFT 600    # the mix helper: dice 4 6 3 5
+press UP
+press UP
+press UP
+press UP
+press RIGHT
+press UP
+press UP
+press UP
+press UP
+press UP
+press UP
+press RIGHT
+press UP
+press UP
+press UP
+press RIGHT
+press UP
+press UP
+press UP
+press UP
+press UP
+press BACK
+press RIGHT      # P1 validates a card
+press DOWN
+press OK         # its bonus: take 1 compost
+press DOWN
+press RIGHT      # P2 validates a card
+press OK         # no bonus
+press TURN       # mixes phase 2, P2 active
+hold TURN 600    # P2 declares a shortage
+press OK         # the others agree: +1 compost
+hold TURN 600    # refused: once a phase
+press DOWN
+press LEFT       # P3 spends compost
+press RIGHT      # ignore a colour
+press DOWN
+press RIGHT      # and a value +-1: 3 tokens, P3 holds 2
+press OK         # refused: not enough compost
+press LEFT
+press OK         # the colour only: 1 token
+press UP
+press UP
+press RIGHT      # P1 validates a second card
+press OK
+press RIGHT
+press OK
+press RIGHT      # a third, whose bonus validates another: all 4
+press DOWN
+press DOWN
+press DOWN
+press DOWN
+press DOWN
+press OK
+press BACK
+press TURN       # the round stops: the discards (P3 active)
+press RIGHT
+press RIGHT      # P3 drops 2 of 4
+press UP
+press RIGHT      # P2 drops 1 of 3
+press UP
+press RIGHT      # refused: P1 has no card left
+press TURN       # round 2: the draft
+wait 3000
+power-cut
+wait 500
+boot
+wait 500
+press TURN       # mixes phase 1, P3 active
+hold LEFT 600
+press OK         # the device rolls the dice
+press BACK
+press UP
+press RIGHT      # P2 validates 3 of 6
+press OK
+press RIGHT
+press OK
+press RIGHT
+press OK
+press TURN       # mixes phase 2, P1 active
+press DOWN
+press RIGHT      # P2 validates the last 3
+press OK
+press RIGHT
+press OK
+press RIGHT
+press DOWN
+press DOWN
+press OK         # the bonus: take 2 compost
+press UP
+press RIGHT      # P1 validates one
+press OK
+press TURN       # the round stops: the discards (P2 active)
+press UP
+press RIGHT
+press RIGHT
+press RIGHT      # P1 drops 3 of 3
+press DOWN
+press DOWN
+press RIGHT
+press RIGHT      # P3 drops 2 of 6
+press TURN       # round 3: the draft
+press TURN       # mixes phase 1, P2 active
+press DOWN
+press RIGHT      # P3 validates, bonus 3 compost, three times
+press DOWN
+press DOWN
+press DOWN
+press OK
+press RIGHT
+press DOWN
+press DOWN
+press DOWN
+press OK
+press RIGHT
+press DOWN
+press DOWN
+press DOWN
+press OK         # over the 24 tokens: a warning
+press LEFT       # P3 spends 10: a value +-1 and two free marbles
+press DOWN
+press RIGHT
+press DOWN
+press RIGHT
+press RIGHT
+press OK
+press TURN       # mixes phase 2, P3 active
+press UP
+press UP
+press RIGHT      # P1 validates all 4
+press OK
+press RIGHT
+press OK
+press RIGHT
+press OK
+press RIGHT
+press OK
+press TURN       # round 3 stops: the final scoring
+press RIGHT      # P1's points: 24 + 3 + 1
+hold RIGHT 1000
+press RIGHT
+press RIGHT
+press RIGHT
+press RIGHT
+press DOWN
+press RIGHT
+press RIGHT
+press RIGHT
+press DOWN
+press RIGHT
+press BACK
+press DOWN
+press RIGHT      # P2's points: 20 + 5 + 3
+hold RIGHT 1000
+press DOWN
+press RIGHT
+press RIGHT
+press RIGHT
+press RIGHT
+press RIGHT
+press DOWN
+press RIGHT
+press RIGHT
+press RIGHT
+press BACK
+press DOWN
+press RIGHT      # P3's points: 15
+hold RIGHT 600
+press RIGHT
+press RIGHT
+press RIGHT
+press RIGHT
+press RIGHT
+press BACK
+"""
+)
+FINISH = """
+press TURN       # finish: 28 = 28, P2 has fewer validated cards (7 to 9)
+press OK
+"""
+
+# A shorter whole game for the heap budget (the harness keeps the script in RAM): three
+# rounds, dice rolled, a bonus, a shortage, a spend, discards, a power cut, the final points.
+# It stops on the final scoring, winner marked: the results screen after it is shared by
+# every mode (see test_whole_game_under_micropython_with_the_budget_heap).
+MICRO = """press DOWN
+press OK
+press DOWN
+press DOWN
+press OK
+press LEFT
+press OK
+press OK
+press TURN
+hold LEFT 600
+press OK
+press BACK
+press RIGHT
+press DOWN
+press OK
+hold TURN 600
+press OK
+press LEFT
+press RIGHT
+press DOWN
+press RIGHT
+press OK
+press TURN
+press RIGHT
+press OK
+press TURN
+press UP
+press UP
+press RIGHT
+press OK
+press RIGHT
+press OK
+press RIGHT
+press OK
+press TURN
+press DOWN
+press RIGHT
+press TURN
+wait 3000
+power-cut
+boot
+press TURN
+press RIGHT
+press OK
+press RIGHT
+press OK
+press RIGHT
+press OK
+press RIGHT
+press OK
+press TURN
+press RIGHT
+press RIGHT
+press DOWN
+press RIGHT
+press RIGHT
+press RIGHT
+press RIGHT
+press TURN
+press TURN
+press UP
+press RIGHT
+press OK
+press RIGHT
+press OK
+press RIGHT
+press OK
+press RIGHT
+press OK
+press TURN
+press UP
+press UP
+press RIGHT
+hold RIGHT 1000
+press BACK
+press DOWN
+press RIGHT
+hold RIGHT 1000
+press RIGHT
+press BACK
+"""
+
+
+def started(script=SETUP_3):
+    board = PureBoard()
+    board.script(script)
+    return board
+
+
+def state_of(board):
+    return board.app.engine.state
+
+
+def game(players=3, **options):
+    return Engine(hc, hc.new(players, list(range(players)), **options))
+
+
+def do(engine, op, a=0, b=0):
+    return engine.apply((op, a, b))
+
+
+def to_mixes(engine):
+    assert do(engine, table.NEXT) is None
+    assert engine.state["ph"] == hc.MIXES
+
+
+def hue(colour):
+    """'#rrggbb' -> which of r, g, b is strongest (0, 1, 2)."""
+    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    return rgb.index(max(rgb))
+
+
+# ------------------------------------------------------------------ the rules (reducer)
+def test_a_new_game_is_json_with_two_compost_each_and_valid():
+    state = hc.new(4, [3, 1, 0, 2], first=2, quick=True)
+    assert json.loads(json.dumps(state)) == state
+    assert state["cp"] == [2, 2, 2, 2] and state["act"] == 2 and state["quick"] == 1
+    assert state["ph"] == hc.DRAFT and state["rnd"] == 1 and state["nc"] == [4] * 4
+    hc.check(state)
+    with pytest.raises(AssertionError):
+        hc.check(hc.new(5, [0, 1, 2, 3, 4]))  # 2-4 players
+
+
+def test_the_pairings_of_4_6_3_5():
+    engine = game()
+    to_mixes(engine)
+    assert do(engine, hc.DICE, 4 | 6 << 3 | 3 << 6 | 5 << 9) is None
+    assert engine.state["dice"] == [4, 6, 3, 5]
+    assert [set(p) for p in hc.pairings(engine.state["dice"])] == [{10, 8}, {7, 11}, {9}]
+    assert hc.pairings([4, 6, 3, 5]) == [(10, 8), (7, 11), (9, 9)]
+
+
+@pytest.mark.parametrize(
+    ("colours", "shifts", "marbles", "cost"),
+    [(1, 0, 0, 1), (0, 1, 0, 2), (0, 0, 1, 4), (1, 1, 0, 3), (0, 1, 2, 10), (2, 0, 0, 2)],
+    ids=["colour", "value", "marble", "3=colour+value", "10=4+4+2", "two colours"],
+)
+def test_spends_named_by_their_effect_and_combined(colours, shifts, marbles, cost):
+    engine = game()
+    assert do(engine, hc.GAIN, 1, 9) is None
+    assert do(engine, hc.SPEND, 1, colours | shifts << 4 | marbles << 8) is None
+    assert engine.state["cp"][1] == 11 - cost
+    assert hc.compost_cost(colours, shifts, marbles) == cost
+
+
+def test_spending_more_than_held_is_refused_and_changes_nothing():
+    engine = game()
+    before = copy.deepcopy(engine.state)
+    assert do(engine, hc.SPEND, 0, 1 | 1 << 4) == "hc_not_enough"  # 3 of 2
+    assert do(engine, hc.SPEND, 0, 0) == "bad_action"  # nothing to spend
+    assert engine.state == before and engine.log == []
+    assert lang.load("en", "horticolor").get("r.hc_not_enough") == "Not enough compost"
+
+
+def test_gains_up_to_99_and_beyond_the_supply_of_24():
+    engine = game(2)
+    for _ in range(3):
+        assert do(engine, hc.GAIN, 0, 9) is None
+    assert engine.state["cp"] == [29, 2]
+    assert 24 - sum(engine.state["cp"]) == -7  # the supply: shown, warned, not blocked
+    for _ in range(7):
+        do(engine, hc.GAIN, 0, 9)
+    assert engine.state["cp"][0] == 92
+    assert do(engine, hc.GAIN, 0, 8) == "hc_compost_limit"
+
+
+def test_the_shortage_is_the_active_players_once_a_mixes_phase():
+    engine = game()
+    assert do(engine, hc.SHORTAGE, 0) == "hc_not_mixes"
+    to_mixes(engine)
+    assert do(engine, hc.SHORTAGE, 1) == "hc_not_active"
+    assert do(engine, hc.SHORTAGE, 0) is None
+    assert do(engine, hc.SHORTAGE, 0) == "hc_shortage_done"
+    assert do(engine, table.NEXT) is None
+    assert do(engine, hc.SHORTAGE, 1) is None
+    assert engine.state["cp"] == [3, 3, 2]
+
+
+def test_turn_passes_the_active_role_clockwise_after_each_mixes_phase():
+    engine = game(4)
+    to_mixes(engine)  # the draft's end hands nothing over
+    assert engine.state["act"] == 0
+    actives = []
+    for _ in range(5):
+        do(engine, table.NEXT, 7)
+        actives.append(engine.state["act"])
+    assert actives == [1, 2, 3, 0, 1]
+    assert engine.state["mx"] == 6 and engine.state["rnd"] == 1
+    assert engine.state["turns"] == [2, 1, 1, 1] and engine.state["used"] == [14, 7, 7, 7]
+
+
+def test_the_round_stops_after_the_phase_someone_validated_all_their_cards():
+    engine = game()
+    to_mixes(engine)
+    for _ in range(4):
+        do(engine, hc.VALID, 2, 1)
+    for _ in range(4):
+        do(engine, hc.VALID, 1, 1)  # several players may finish in the same phase
+    assert engine.state["ph"] == hc.MIXES  # the others finish the phase first
+    assert do(engine, hc.VALID, 0, 1) is None
+    assert do(engine, table.NEXT) is None
+    assert engine.state["ph"] == hc.ROUND_END and engine.state["act"] == 1
+
+
+def test_discards_give_compost_and_the_kept_cards_carry_over():
+    engine = game()
+    to_mixes(engine)
+    for _ in range(4):
+        do(engine, hc.VALID, 0, 1)
+    do(engine, hc.VALID, 1, 1)
+    do(engine, table.NEXT)
+    assert do(engine, hc.DISCARD, 1, 3) is None  # all 3 of P2's others
+    assert do(engine, hc.DISCARD, 2, 1) is None  # 1 of P3's 4; 3 kept
+    assert do(engine, hc.DISCARD, 2, 5) == "hc_discard_range"
+    assert do(engine, table.NEXT) is None
+    state = engine.state
+    assert state["rnd"] == 2 and state["ph"] == hc.DRAFT
+    assert state["cp"] == [2, 5, 3]  # compost carries over; +1 a card dropped
+    assert state["nc"] == [4, 4, 7] and state["vr"] == [0, 0, 0] and state["vc"] == [4, 1, 0]
+
+
+def test_after_round_three_the_final_scoring_without_discards():
+    engine = game(2)
+    for _ in range(3):
+        to_mixes(engine)
+        for _ in range(engine.state["nc"][0]):
+            do(engine, hc.VALID, 0, 1)
+        do(engine, table.NEXT)
+        if engine.state["ph"] == hc.ROUND_END:
+            do(engine, table.NEXT)
+    assert engine.state["ph"] == hc.FINAL and engine.state["rnd"] == 3
+    assert engine.state["vc"] == [12, 0]
+    assert do(engine, table.NEXT) == "hc_at_scoring"
+
+
+def test_totals_and_the_tie_break_fewer_validated_cards():
+    engine = game()
+    to_mixes(engine)
+    for p, cards in ((0, 3), (1, 2), (2, 2)):
+        for _ in range(cards):
+            do(engine, hc.VALID, p, 1)
+    assert do(engine, hc.SCORING) is None
+    for p, points in ((0, (24, 5, 2)), (1, (25, 4, 2)), (2, (20, 3, 1))):
+        for field in range(3):
+            assert do(engine, hc.POINTS, p * 4 + field, points[field]) is None
+    totals = hc.totals(engine.state)
+    assert totals == [31, 31, 24]
+    assert hc.winners([0, 1, 2], totals, engine.state["vc"]) == [1]  # 2 cards beat 3
+    assert hc.winners(["a", "b"], [9, 9], [2, 2]) == ["a", "b"]  # still tied: shared
+
+
+def test_table_services_the_game_runs_are_refused():
+    engine = game()
+    for op, a, b, reason in (
+        (table.PASS, 0, 0, "hc_table_op"),
+        (table.SKIP, 0, 0, "hc_table_op"),
+        (table.ROUND, 1, 0, "hc_table_op"),
+        (table.SET, table.S_LAP, 1, "hc_table_op"),
+        (table.PREV, 0, 0, "hc_use_undo"),
+        (99, 0, 0, "bad_action"),
+    ):
+        assert do(engine, op, a, b) == reason
+    assert do(engine, table.SET, table.S_TT, 60) is None
+
+
+ACTIONS = st.tuples(
+    st.sampled_from(
+        [table.NEXT, table.NEXT, table.NEXT, table.PREV, table.PASS]
+        + [hc.VALID] * 6
+        + [hc.GAIN, hc.SPEND, hc.SHORTAGE, hc.DICE, hc.DISCARD, hc.POINTS, hc.SCORING]
+    ),
+    st.integers(-2, 20),
+    st.integers(-2, 20),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(ACTIONS, max_size=80), st.integers(2, 4), st.booleans())
+def test_any_actions_keep_the_invariants_and_refusals_change_nothing(actions, players, quick):
+    engine = Engine(hc, hc.new(players, list(range(players)), 0, quick))
+    for op, a, b in actions:
+        if op == hc.VALID:
+            b = 1 if b % 3 else -1
+        before = copy.deepcopy(engine.state)
+        reason = engine.apply((op, a, b))
+        if reason is not None:
+            assert engine.state == before
+            assert type(reason) is str
+        hc.check(engine.state)
+    assert engine.replay() == engine.state
+    assert json.loads(json.dumps(engine.state)) == engine.state
+
+
+# ------------------------------------------------------------------ the device (App)
+def test_setup_players_2_to_4_first_player_and_the_quick_draft():
+    board = PureBoard()
+    board.script("press DOWN\npress OK\npress DOWN\npress DOWN\npress OK")
+    assert board.rows()[0].startswith("Horticolor")
+    board.script("press RIGHT")
+    assert board.rows()[4].startswith("Players: out of range")
+    board.script("press LEFT\npress LEFT\npress LEFT")
+    assert board.rows()[1].endswith("2 ") and board.rows()[4].startswith("Players: out")
+    board.script("wait 3000\npress DOWN\npress RIGHT\npress DOWN\npress DOWN\npress DOWN")
+    board.script("press RIGHT")
+    assert board.rows()[4] == "▶Quick draft      on "
+    board.script("press OK\npress OK")
+    state = state_of(board)
+    assert state["n"] == 2 and state["act"] == 1 and state["quick"] == 1
+    assert board.rows() == [
+        "R1 Draft          ●P2",
+        "Quick draft: each    ",
+        "player draws 6 cards ",
+        "and keeps 4.         ",
+        "TURN: mixes ▶        ",
+    ]
+
+
+def test_two_players_have_a_blank_row_and_messages_still_show():
+    board = PureBoard()
+    board.script("press DOWN\npress OK\npress DOWN\npress DOWN\npress OK\npress LEFT\npress LEFT")
+    board.script("press OK\npress OK\npress TURN\npress RIGHT\npress OK\nhold RIGHT 600")
+    assert board.rows() == [
+        "R1 Mix 1 Sup20    ♥P1",
+        "▶♥P1* C 2  V 0  0/4  ",
+        " ●P2  C 2  V 0  0/4  ",
+        "                     ",
+        "→card ←compost ←~dice",
+    ]
+    board.script("hold RIGHT 600")
+    assert board.rows()[4].startswith("No validated card")
+    for phase in ("press TURN", "press OK\n" + "press DOWN\n" * 11 + "press OK\npress OK"):
+        board.script("wait 3000\n" + phase)
+        assert len(board.rows()) == 5 and board.rows()[3] == " " * COLS
+
+
+def test_the_draft_screen_then_the_mixes_table():
+    board = started()
+    assert board.rows()[1:4] == [
+        "Deal 5 cards each.   ",
+        "Keep 1, pass the rest",
+        "left, until 4 kept.  ",
+    ]
+    board.script("press RIGHT")
+    assert board.rows()[4].startswith("Draft first: TURN ▶")
+    board.script("wait 3000\npress TURN")
+    assert board.rows() == [
+        "R1 Mix 1 Sup18    ♥P1",
+        "▶♥P1* C 2  V 0  0/4  ",
+        " ●P2  C 2  V 0  0/4  ",
+        " ♣P3  C 2  V 0  0/4  ",
+        "→card ←compost ←~dice",
+    ]
+    assert [i for i, c in enumerate(board.pixels.leds) if c] == [0, 4, 8]  # the seats
+
+
+def test_a_validation_offers_the_bonus_and_cascades():
+    board = started(SETUP_3 + "press TURN\npress RIGHT")
+    assert board.rows()[0] == "♥P1 card bonus?      "
+    board.script("press DOWN\npress DOWN\npress DOWN\npress DOWN\npress DOWN\npress OK")
+    assert state_of(board)["vr"][0] == 2  # validate another: stays for its bonus
+    board.script("press DOWN\npress DOWN\npress OK")
+    assert state_of(board)["cp"][0] == 4 and board.rows()[0].startswith("R1 Mix 1")
+    board.script("press RIGHT\npress DOWN\npress DOWN\npress DOWN\npress DOWN\npress OK")
+    assert board.rows()[4] == "Place 1 free marble! "  # a reminder: no state
+    board.script("wait 3000\nhold RIGHT 600")  # held: one taken back
+    assert state_of(board)["vc"] == [2, 0, 0]
+
+
+def test_the_spend_screen_names_the_effects_and_refuses_when_short():
+    board = started(SETUP_3 + "press TURN\npress LEFT\npress DOWN\npress RIGHT")
+    assert board.rows() == [
+        "♥P1 compost: 2       ",
+        " 1 Ignore colour    0",
+        "▶2 Value ±1         1",
+        " 4 Free marble      0",
+        " Cost 2: 0 left      ",
+    ]
+    board.script("press DOWN\npress RIGHT")
+    assert board.rows()[4] == " Cost 6 > 2 held!    "
+    board.script("press OK")
+    assert board.rows()[4].startswith("Not enough compost")
+    assert board.pixels.leds == [0x3C0000] * 12  # the red flash
+    assert state_of(board)["cp"] == [2, 2, 2]
+
+
+def test_the_mix_helper_shows_the_pairings_and_the_dice_on_the_ring():
+    board = started(SETUP_3 + "press TURN\nhold LEFT 600")
+    keys = "press UP\n" * 4 + "press RIGHT\n" + "press DOWN\n" + "press RIGHT\n"
+    keys += "press UP\n" * 3 + "press RIGHT\n" + "press UP\n" * 5
+    board.script(keys)
+    assert board.rows()[:4] == [
+        "Dice ●4 ▲6 ♥3▶♣5     ",
+        " 10=●4+▲6    8=♥3+♣5 ",
+        "  7=●4+♥3   11=▲6+♣5 ",
+        "  9=●4+♣5    9=▲6+♥3 ",
+    ]
+    leds = board.pixels.leds
+    for die, colour in enumerate((1, 3, 0, 2)):  # blue, yellow, red, green: a quarter each
+        level = 160 if die == 3 else 40
+        assert leds[3 * die : 3 * die + 3] == [dim(COLOURS[colour][0], level)] * 3
+    board.script("press OK")  # the device rolls: dice from the time of the press
+    dice = state_of(board)["dice"]
+    rolls = [roll(t) for t in range(board.now - 200, board.now + 1)]
+    assert dice[0] | dice[1] << 3 | dice[2] << 6 | dice[3] << 9 in rolls
+    board.script("press BACK\npress TURN")
+    assert state_of(board)["dice"] == [0, 0, 0, 0]  # a new phase, new dice
+
+
+def test_a_roll_depends_only_on_the_time_of_the_press():
+    values = {roll(now) for now in range(0, 60000, 7)}
+    for value in values:
+        dice = [value >> 3 * i & 7 for i in range(4)]
+        assert all(1 <= d <= 6 for d in dice)
+    faces = [value & 7 for value in values]
+    assert all(faces.count(face) > len(faces) / 9 for face in range(1, 7))  # all faces come
+    assert roll(12345) == roll(12345)
+
+
+def test_the_shortage_asks_the_others_then_gives_one_compost():
+    board = started(SETUP_3 + "hold TURN 600")
+    assert board.rows()[4].startswith("Only in a mixes phase")
+    board.script("wait 3000\npress TURN\nhold TURN 600")
+    assert board.rows()[:2] == ["Shortage: the others ", "agree? (+1 compost)  "]
+    board.script("press BACK")  # no: nothing happens
+    assert state_of(board)["cp"] == [2, 2, 2]
+    board.script("hold TURN 600\npress OK")
+    assert state_of(board)["cp"] == [3, 2, 2] and board.rows()[0].startswith("R1 Mix 1 Sup17")
+
+
+TAKE_3 = "press RIGHT\npress DOWN\npress DOWN\npress DOWN\npress OK\n"  # a card, +3 compost
+
+
+def test_going_beyond_the_supply_warns_and_keeps_the_gain():
+    board = started(SETUP_3 + "press TURN\n" + TAKE_3 * 4)
+    assert state_of(board)["cp"] == [14, 2, 2]
+    assert board.rows()[0].startswith("R1 Mix 1! Sup6")  # !: P1 validated all 4
+    board.script("press DOWN\n" + TAKE_3 * 3)
+    assert state_of(board)["cp"] == [14, 11, 2]
+    assert board.rows()[0].startswith("R1 Mix 1! Sup-3")
+    assert board.rows()[4].startswith("Over the 24 tokens!")
+
+
+def test_undo_and_redo_of_a_validation_and_of_a_handover():
+    board = started(SETUP_3 + "press TURN\npress RIGHT\npress OK\npress TURN")
+    assert state_of(board)["act"] == 1 and board.rows()[2].startswith("▶●P2*")
+    board.script("press BACK")
+    assert state_of(board)["act"] == 0 and board.rows()[1].startswith("▶♥P1*")
+    assert board.rows()[4].startswith("Undone")
+    board.script("press BACK")
+    assert state_of(board)["vc"] == [0, 0, 0]
+    board.script("hold BACK 600\nhold BACK 600")
+    assert state_of(board)["vc"] == [1, 0, 0] and state_of(board)["act"] == 1
+
+
+def test_a_power_cut_in_the_middle_restores_the_game():
+    script = SETUP_3 + "press TURN\npress RIGHT\npress OK\npress TURN\npress RIGHT\npress OK\n"
+    board = started(script + "wait 3000")
+    before = copy.deepcopy(state_of(board))
+    rows = board.rows()
+    board.script("power-cut\nwait 1000\nboot\nwait 1000")  # (BACK at boot: the safe menu)
+    assert state_of(board) == before and board.rows() == rows
+    board.script("press BACK")  # the undo history came back too
+    assert state_of(board)["vc"] == [1, 0, 0]
+
+
+def test_end_game_from_the_menu_goes_to_the_final_scoring_first():
+    board = started(SETUP_3 + "press TURN\npress RIGHT\npress OK\npress OK")
+    board.script("press DOWN\n" * 11 + "press OK\npress OK")  # menu: End game, yes
+    assert state_of(board)["ph"] == hc.FINAL
+    assert board.rows()[0] == "Final scoring        "
+    assert board.rows()[4].startswith("Enter the points")
+    board.script("wait 3000\npress DOWN\npress RIGHT\npress RIGHT")
+    assert board.rows()[4].startswith("No card: no points")  # P2 validated nothing
+    board.script("wait 3000\npress BACK\npress UP\npress RIGHT\npress RIGHT\npress BACK")
+    assert board.rows()[1] == "▶♥P1 V 1  1+0+0    1*"
+
+
+def test_help_lists_the_keys_of_each_phase():
+    board = started(SETUP_3 + "hold OK 600")
+    assert board.rows()[1] == "▶TURN start mixes    "
+    board.script("press OK\npress TURN\nhold OK 600")
+    items = board.app.screen().items(board.app)
+    assert items[:7] == [
+        "↑↓   choose player",
+        "→    validate a card",
+        "→~   unvalidate card",
+        "←    spend compost",
+        "←~   dice & mixes",
+        "TURN end of phase",
+        "TURN~shortage +1",
+    ]
+    assert [item[:5] for item in items[7:]] == ["BACK ", "BACK~", "OK   ", "OK~  "]
+
+
+def test_a_whole_three_player_game_from_setup_to_the_winner():
+    board = started(GAME)
+    state = state_of(board)
+    assert state["ph"] == hc.FINAL and state["rnd"] == 3
+    assert state["vc"] == [9, 7, 3] and state["fp"] == [24, 3, 1, 20, 5, 3, 15, 0, 0]
+    assert board.rows() == [
+        "Final scoring        ",
+        " ♥P1 V 9  24+3+1  28 ",
+        " ●P2 V 7  20+5+3  28*",
+        "▶♣P3 V 3  15+0+0  15 ",
+        "→ points  TURN: done ",
+    ]
+    board.script(FINISH)
+    assert board.app.engine is None
+    assert board.app.history[-1][1:] == ["horticolor", [0, 1, 2], [28, 28, 15], [1]]
+    rows = board.rows()
+    assert rows[:2] == ["Results              ", "▶ 1 ●P2*          28 "]
+    assert "♥P1 " in rows[2] and rows[2].endswith(" 28 ") and "♣P3 " in rows[3]
+
+
+def test_the_whole_game_passes_each_rule_on_the_way():
+    board = PureBoard()
+    seen = {}
+    for line in GAME.split("\n"):
+        board.script(line)
+        if "#" in line and board.app is not None and board.app.engine is not None:
+            seen[line.split("#")[1].strip()] = (copy.deepcopy(state_of(board)), board.rows())
+    state, rows = seen["refused: once a phase"]
+    assert state["cp"] == [3, 3, 2] and rows[4].startswith("Shortage: once only")
+    state, rows = seen["refused: not enough compost"]
+    assert state["cp"][2] == 2 and rows[4].startswith("Not enough compost")
+    state, rows = seen["the round stops: the discards (P3 active)"]
+    assert state["ph"] == hc.ROUND_END and rows[0] == "R1 over: discards    "
+    assert rows[3] == "▶♣P3 drop 0/4     C 1"
+    state, rows = seen["round 2: the draft"]
+    assert state["nc"] == [4, 6, 6] and state["cp"] == [3, 4, 3]  # 2 + 1 dropped, kept carry
+    state, rows = seen["over the 24 tokens: a warning"]
+    assert sum(state["cp"]) == 26 and rows[4].startswith("Over the 24 tokens!")
+    assert rows[0].startswith("R3 Mix 1 Sup-2")
+    state, rows = seen["round 3 stops: the final scoring"]
+    assert state["ph"] == hc.FINAL and state["cp"] == [6, 6, 4]
+
+
+def test_french_screens():
+    board = PureBoard()
+    board.script("wait 300\npress OK\npress DOWN\npress DOWN\npress OK\npress LEFT")
+    board.script("press OK\npress OK\npress TURN")
+    assert board.rows() == [
+        "M1 Mél. 1 Rés18   ♥P1",
+        "▶♥P1* C 2  V 0  0/4  ",
+        " ●P2  C 2  V 0  0/4  ",
+        " ♣P3  C 2  V 0  0/4  ",
+        "→carte ←compost ←~dés",
+    ]
+    board.script("hold TURN 600")
+    assert board.rows()[:2] == ["Pénurie : les autres ", "confirment ? (+1)    "]
+
+
+# ------------------------------------------------------------- rows and texts fit
+@pytest.fixture
+def frames(monkeypatch):
+    shown = []
+    original = pureboard.Display.show
+
+    def show(self, rows):
+        shown.append(list(rows))
+        original(self, rows)
+
+    monkeypatch.setattr(pureboard.Display, "show", show)
+    return shown
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_row_of_a_whole_game_fits_in_21_characters(frames, language):
+    script = GAME
+    if language == "fr":  # French is offered first
+        script = GAME.replace("press DOWN\npress OK         # English\n", "press OK\n")
+    board = PureBoard()
+    board.script(script)
+    # and the help of each phase, the menu, the spend and points screens
+    board.script("hold OK 600\npress OK\npress OK\n" + "press DOWN\n" * 20 + "press BACK")
+    board.script(FINISH)
+    assert board.app.language == language
+    assert len(frames) > 200
+    for rows in frames:
+        assert len(rows) == 5
+        for row in rows:
+            assert len(row) == COLS, (language, row)
+
+
+@pytest.fixture
+def strict(monkeypatch):
+    """The layout helpers fail instead of cutting a text that does not fit."""
+    from potager.ui import view
+
+    def strict_of(helper):
+        def wrapped(text, width=COLS, *args):
+            assert len(text) <= width, f"clipped to {width}: {text!r}"
+            return helper(text, width, *args)
+
+        return wrapped
+
+    for name in ("fit", "right", "centre"):
+        helper = strict_of(getattr(view, name))
+        for module in list(sys.modules.values()):
+            ours = getattr(module, "__name__", "").startswith("potager.ui")
+            if ours and getattr(module, name, None) is getattr(view, name):
+                monkeypatch.setattr(module, name, helper)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_random_keys_in_a_game_clip_nothing_and_crash_nothing(language, seed, strict):
+    rng = random.Random(seed)
+    board = PureBoard()
+    board.script("press OK" if language == "fr" else "press DOWN\npress OK")
+    for _ in range(3000):
+        if board.app.mode != "horticolor":  # left the game (home, results...): a new one
+            from potager.ui.screens import HomeScreen
+
+            board.app.reset_to(HomeScreen())
+            board.script("press DOWN\n" * (2 + (board.app.engine is not None)) + "press OK")
+            board.script(rng.choice(["", "press LEFT\n", "press LEFT\npress LEFT\n"]))
+            board.script("press OK\npress OK")
+        key = rng.choice(["UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "TURN", "RIGHT", "TURN"])
+        board.key(key, 80 if rng.random() < 0.85 else 700)
+        assert len(board.rows()) == 5 and all(len(row) <= COLS for row in board.rows())
+        if board.app.mode == "horticolor":
+            hc.check(state_of(board))
+
+
+def texts(module):
+    return dict(line.split("=", 1) for line in module.T.split("\n") if "=" in line)
+
+
+def test_texts_same_keys_and_fit_in_both_languages():
+    en, fr = texts(en_horticolor), texts(fr_horticolor)
+    assert sorted(en) == sorted(fr)
+    parts = {"hc.row_words": 10, "hc.draft_lines": 5, "hc.quick_lines": 5, "hc.hint_lines": 4}
+    parts.update({"hc.effect_lines": 3, "hc.cost_lines": 2, "hc.bonus_lines": 6})
+    parts.update({"hc.points_lines": 4, "hc.quick_draft": 3})
+    for table_ in (en, fr):
+        for key, text in table_.items():
+            # MicroPython keeps every string of up to 10 characters of the code in RAM for
+            # good: the keys (the reasons, for r.*) stay longer
+            assert len(key[2:] if key.startswith("r.") else key) > 10, key
+            assert text == text.strip(), key
+            limit = 15 if key.startswith("hc.help_") else 21
+            for part in text.split("|"):
+                if key != "hc.shortage_ask":
+                    assert len(part) <= limit, (key, part)
+        for key, count in parts.items():
+            assert len(table_[key].split("|")) == count, key
+        ask = table_["hc.shortage_ask"]  # a ConfirmScreen shows it at 21 a row
+        assert len(ask) <= 2 * COLS and ask[COLS - 1] == " "
+
+
+def test_the_setup_fields_come_from_the_table_with_the_quick_draft():
+    values = ui.default_setup()
+    assert values["players"] == 4 and values["quick"] == 0
+    assert ui.setup_change(values, 0, 1) == "bad_players"
+    assert ui.setup_change(values, 6, 1) is None and values["quick"] == 1
+    for _ in range(2):
+        assert ui.setup_change(values, 0, -1) is None
+    assert ui.setup_change(values, 0, -1) == "bad_players"
+    assert ui.setup_change(values, 1, 1) is None
+    state = ui.new_state(values)
+    assert state["n"] == 2 and state["first"] == 1 and state["quick"] == 1
+    assert len(state["col"]) == 2
+
+
+# ------------------------------------------------------------------- MicroPython
+@pytest.mark.micropython
+def test_whole_game_under_micropython_with_the_budget_heap(tmp_path):
+    # The heap the mode leaves free: each of the mode's modules is compiled before play and
+    # keeps to few names (see potager/ui/horticolor.py). The script stops on the final
+    # scoring with the winner marked: the results screen after it (shared by every mode)
+    # imports ui/settings.py for the statistics, which takes MicroPython past 620 names and
+    # needs a new 7 KB block at once - not found in a heap that a whole game has broken up.
+    script = tmp_path / "game.txt"
+    script.write_text(MICRO)
+    result = mpy_runner.run(
+        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
+    )
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    board = started(MICRO)
+    assert out["snapshot"]["state"] == board.app.snapshot()["state"]
+    assert out["rows"] == board.rows()
+    assert out["rows"][2] == "▶●P2 V 1  21+0+0  21*"
+    assert out["idle_growth_bytes"] == 0
+
+
+@pytest.mark.micropython
+def test_the_mix_helper_idles_without_allocating_under_micropython(tmp_path):
+    script = tmp_path / "dice.txt"
+    script.write_text(SETUP_3 + "press TURN\nhold LEFT 600\npress OK\npress RIGHT\n")
+    result = mpy_runner.run(
+        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
+    )
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["rows"][0].startswith("Dice ●") and out["idle_growth_bytes"] == 0
+
+
+# --------------------------------------------------------------------- simulator
+def test_a_whole_game_in_the_simulator():
+    from host_tools.sim import SimBoard
+
+    result = SimBoard().run_script(GAME + FINISH)
+    assert not result.crashes and not result.warnings
+    rows = result.frames[-1]["screen"]
+    assert rows[:2] == ["Results              ", "▶ 1 ●P2*          28 "]
+    assert "♥P1 " in rows[2] and rows[2].endswith(" 28 ") and "♣P3 " in rows[3]
+    assert result.state["mode"] is None and result.state["screen"] == "ResultsScreen"
+    # the mix helper: the dice in their colours, a quarter of the ring each
+    dice = [f for f in result.frames if f["screen"][1] == " 10=●4+▲6    8=♥3+♣5 "]
+    leds = dice[-1]["leds"]
+    assert [hue(leds[3 * k]) for k in range(4)] == [2, 0, 0, 1]  # blue, yellow (r>g), red, green
+    # mixes phase 2 of round 1: ●P2 active, its seat (pixel 4) blinking blue
+    turn = [f for f in result.frames if f["screen"][0].startswith("R1 Mix 2")]
+    turn = [f for f in turn if f["leds"][1] == "#000000"]  # not the red flash of a refusal
+    lit = {f["leds"][4] for f in turn}
+    assert len(lit) >= 2 and all(hue(c) == 2 for c in lit)
+    assert all(f["leds"][0] != "#000000" and hue(f["leds"][0]) == 0 for f in turn)  # ♥P1
+
+
+def test_the_demo_script_in_the_simulator():
+    from host_tools.sim import SimBoard
+
+    result = SimBoard().run_script(DEMO.read_text())
+    assert not result.crashes
+    assert result.frames[-1]["screen"] == [
+        "R1 Mix 2 Sup18    ●P2",
+        " ♥P1  C 3  V 1  1/4  ",
+        "▶●P2* C 2  V 0  0/4  ",
+        " ♣P3  C 1  V 1  1/4  ",
+        "→card ←compost ←~dice",
+    ]
+    seats = [i for i, c in enumerate(result.leds) if c != "#000000"]
+    assert seats == [0, 4, 8]
+    assert [hue(result.leds[i]) for i in seats] == [0, 2, 1]  # red, blue, green
