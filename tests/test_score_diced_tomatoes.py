@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from potager.core.games import diced_tomatoes as dt
+from potager.core.games import diced_tomatoes_score as dt
+from potager.core.games.diced_tomatoes_score import score
 
 
 def player(name="Ana", harvests=(6, 2, 3, 5, 5, 4), karma=5, dice=2, trig=False, **extra):
@@ -122,7 +123,7 @@ def test_solo_result():
 
 
 def test_score_spec_example():
-    out = dt.score(two())
+    out = score(two())
     ana, bo = out["players"]
     assert ana == {
         "name": "Ana",
@@ -135,7 +136,7 @@ def test_score_spec_example():
 
 
 def test_variants_default_to_off_and_per_3_dice():
-    assert dt.score(two()) == dt.score(
+    assert score(two()) == score(
         two(
             mode="multi",
             variants={
@@ -149,46 +150,46 @@ def test_variants_default_to_off_and_per_3_dice():
 
 
 def test_tomato_dice_stars():
-    out = dt.score(two(variants={"tomato_dice": True}))
+    out = score(two(variants={"tomato_dice": True}))
     assert out["players"][0]["breakdown"]["stars"] == 11
     assert out["players"][0]["total"] == 40
     assert out["players"][1]["breakdown"]["stars"] == 0
 
 
 def test_karma_overdose_and_golden_sun_change_nothing_at_the_end():
-    plain = dt.score(two())
-    assert dt.score(two(variants={"karma_overdose": True, "golden_sun": True})) == plain
+    plain = score(two())
+    assert score(two(variants={"karma_overdose": True, "golden_sun": True})) == plain
 
 
 def test_per_vine_dice_bonus_uses_vines_with_3_dice():
     data = game(player(vines_with_3_dice=2, dice=0), player("Bo", vines_with_3_dice=0, dice=9))
     data["variants"] = {"dice_bonus": "per-vine"}
-    out = dt.score(data)
+    out = score(data)
     assert [p["breakdown"]["dice"] for p in out["players"]] == [2, 0]
 
 
 def test_tie_is_a_shared_win_in_input_order():
-    out = dt.score(game(player("Zed"), player("Ana"), player("Cy", (1,), 0, 0)))
+    out = score(game(player("Zed"), player("Ana"), player("Cy", (1,), 0, 0)))
     assert out["winners"] == ["Zed", "Ana"]
 
 
 def test_end_trigger_bonus_and_last_round_before_6():
-    out = dt.score(game(player("A", trig=True), player("B", (6, 6, 6, 6, 6), 0, 0)))
+    out = score(game(player("A", trig=True), player("B", (6, 6, 6, 6, 6), 0, 0)))
     assert [p["breakdown"]["end_trigger"] for p in out["players"]] == [2, 0]
 
 
 def test_empty_score_track_is_allowed():
-    out = dt.score(game(player("A", (), 0, 0), player("B", (), 1, 0)))
+    out = score(game(player("A", (), 0, 0), player("B", (), 1, 0)))
     assert [p["total"] for p in out["players"]] == [0, 0]
     assert out["winners"] == ["A", "B"]
 
 
 def test_solo():
-    out = dt.score(game(player("Sol", (1, 2, 3, 4, 5, 6), 6, 3, True), mode="solo"))
+    out = score(game(player("Sol", (1, 2, 3, 4, 5, 6), 6, 3, True), mode="solo"))
     assert out["solo"] == {"matches": 6, "won": True}
     assert out["winners"] == ["Sol"]
     assert out["players"][0]["total"] == 21 + 3 + 1 + 2
-    lost = dt.score(game(player("Sol", (1, 3, 3), 2, 0), mode="solo"))
+    lost = score(game(player("Sol", (1, 3, 3), 2, 0), mode="solo"))
     assert lost["solo"] == {"matches": 2, "won": False}
     assert lost["winners"] == []
 
@@ -200,7 +201,7 @@ def bad(mutate, message):
     data = two(variants={})
     mutate(data)
     with pytest.raises(ValueError) as err:
-        dt.score(data)
+        score(data)
     assert message in str(err.value)
 
 
@@ -211,7 +212,7 @@ def test_uprooted_value_message_is_exact():
     with pytest.raises(ValueError) as err:
         data = two()
         zero(data)
-        dt.score(data)
+        score(data)
     assert str(err.value) == (
         "players[1].harvests[2]: must be an integer 1-6 "
         "(value 0 means the vine was uprooted, not harvested)"
@@ -286,7 +287,7 @@ def test_refused_shapes():
         ),
     ]:
         with pytest.raises(ValueError) as err:
-            dt.score(data)
+            score(data)
         assert message in str(err.value), data
 
 
@@ -297,13 +298,13 @@ def test_end_trigger_rules():
     )
     data = game(player("A", trig=True), player("B", trig=True))
     with pytest.raises(ValueError, match=r"players\[1\].triggered_end: players\[0\] already"):
-        dt.score(data)
+        score(data)
 
 
 def test_input_is_not_modified():
     data = two(variants={"tomato_dice": True})
     before = copy.deepcopy(data)
-    dt.score(data)
+    score(data)
     assert data == before
 
 
@@ -319,7 +320,7 @@ harvest_lists = st.lists(st.integers(1, 6), max_size=6)
 def test_totals_are_never_negative_and_add_up(rows, tomato):
     data = game(*[player("p" + str(i), h, k, d) for i, (h, k, d) in enumerate(rows)])
     data["variants"] = {"tomato_dice": tomato}
-    out = dt.score(data)
+    out = score(data)
     for p, (h, _, _) in zip(out["players"], rows, strict=True):
         assert p["total"] == sum(p["breakdown"].values()) >= sum(h) >= 0
         assert p["total"] <= 7 * 6 + 3 + 4 + 2

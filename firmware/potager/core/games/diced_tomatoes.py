@@ -1,181 +1,174 @@
-"""Diced Tomatoes (Arkadiusz Greniuk, Agrypelago Games): harvests, Karma, final score, solo.
+# Diced Tomatoes (Arkadiusz Greniuk, Agrypelago Games): Karma tracks, harvest slots, the last
+# round, the final score, solo. Rules: the shared rules reference, rules/diced-tomatoes.md.
+#
+# The device's state, on top of the table's fields (core/table.py):
+#   ka     Karma per player: 0-6, up to 12 for the active player during their turn
+#   th     thirds of a Karma heart per player (Karma Overdose), 0-2
+#   hv     per player, the harvested values (1-6) in slot order: hv[p][0] is slot 1
+#   dv     per player, the dice left on their unfinished vines (asked at the end); with the
+#          per-vine dice bonus, their vines holding exactly 3 dice
+#   extra  dice carried over to the active player: they roll 3 + extra
+#   held   dice the active player could not place: the next player's extra at TURN
+#   mark   who holds the last-player marker: the player before the starting player
+#   full   the player whose 6th harvest (a full score track) started the last round, -1 before
+#   end    0 playing, 1 the last round is over, 2 the basket is empty, 3 ended from the menu
+#   opt    the options, bits: 1 Tomato Dice, 2 Karma Overdose, 4 Golden Sun, 8 per-vine bonus
+# Karma is gained and spent by the active player: only they place dice. The final score's
+# parts (``parts``) are shared with ``python -m host_tools score diced-tomatoes``, whose JSON
+# checks and named helpers live in diced_tomatoes_score (which the device never loads).
+#
+# RAM: the board compiles this file in RAM and keeps every identifier and every string of 10
+# characters or less as a qstr for good; the names here reuse the framework's where they fit,
+# the reason keys are longer, and numbers are written out (6 slots, Karma 3 / 6 / 12).
 
-Rules: the shared rules reference, rules/diced-tomatoes.md. ``score(data)`` takes the JSON of
-``python -m host_tools score diced-tomatoes`` (parsed) and returns its output; the small
-functions above it are what the device's Diced Tomatoes mode calls with plain ints and lists.
-Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython.
-"""
-
+from potager.core import table
 from potager.core.compat import const
-from potager.core.games import _check as ck
 
-SLOTS = const(6)  # slots on a score track: a 6th harvest triggers the last round
-KARMA_START = const(3)
-KARMA_MAX = const(6)  # the track; also the cap outside one's own turn and at the end
-KARMA_TURN_MAX = const(12)  # during one's own turn; the excess is lost when it ends
-TRIGGER_BONUS = const(2)
-MAX_DICE_ON_VINES = const(12)
-VARIANTS = ("tomato_dice", "karma_overdose", "golden_sun")
-DICE_BONUS = ("per-3-dice", "per-vine")
-MODES = ("multi", "solo")
-
-UPROOTED_0 = "(value 0 means the vine was uprooted, not harvested)"
-UPROOTED_7 = "(a value above 6 means the vine was overripe and uprooted, not harvested)"
+HARVEST = const(16)  # a: the vine's owner, b: its value (seed die - black dice + gold dice)
+THIRD = const(17)  # the active player put a die on an opponent's vine (Karma Overdose)
+SPEND = const(18)  # a: the cost (1-6) of the Karma effect the active player buys
+CARRY = const(19)  # a: dice the active player could not place (at most 3 + their extra)
+END = const(20)  # a: 2 the basket is empty, 3 from the menu: the game ends at once
+DICE = const(21)  # a: player, b: dice left on their unfinished vines (after the end)
 
 
-def harvest_value(seed, black=0, gold=0):
-    """Value of a harvested vine: seed die - black dice + gold dice."""
-    return seed - black + gold
+def parts(h, k, c, t, opt):
+    # A final score's parts: [harvests, Tomato Dice stars, Karma pairs, dice bonus, 2 for the
+    # 6th harvest that started the last round] and, last, the slots matching their number.
+    # h: the harvests, k: Karma left, c: dice on unfinished vines (per-vine: vines of 3 dice),
+    # t: whether this player started the last round.
+    count = 0
+    star = 0
+    for i in range(len(h)):
+        if h[i] == i + 1:
+            count += 1
+            star += 6 - i  # the slot is worth 7: 7 - slot number
+    return [sum(h), star if opt & 1 else 0, k // 2, c if opt & 8 else c // 3, 2 if t else 0, count]
 
 
-def uprooted(value):
-    """A vine of this value at the end of a turn is uprooted (rotten 0 or overripe 7+)."""
-    return value < 1 or value > 6
+def new(players, colours, first=0, opt=0):
+    # opt: the option bits above; Karma Overdose needs opponents, so solo never has it
+    state = table.new_table(players, colours, first)
+    state["ka"] = [3] * players
+    state["th"] = [0] * players
+    state["hv"] = [[] for _ in range(players)]
+    state["dv"] = [0] * players
+    state["extra"] = state["held"] = state["end"] = 0
+    state["mark"] = (first - 1) % players
+    state["full"] = -1
+    state["opt"] = opt & (15 if players > 1 else 13)
+    return state
 
 
-def karma_gain(value, overdose=False):
-    """Karma for completing an opponent's vine of this value (1-6): 1-2 -> 1, 3-4 -> 2,
-    5-6 -> 3; the value itself under Karma Overdose."""
-    if type(value) is not int or not 1 <= value <= 6:
-        ck.fail("value", "must be an integer 1-6, got " + ck.show(value))
-    return value if overdose else (value + 1) // 2
+def reduce(state, action):
+    op, a, b = action
+    p = state["act"]
+    k = state["ka"]
+    if op == DICE:
+        if not state["end"]:
+            return "dt_not_over_yet"
+        if not 0 <= a < state["n"]:
+            return "bad_player"
+        if not 0 <= b <= (3 if state["opt"] & 8 else 9):  # 3 vines of 3 dice at most
+            return "dt_dice_out_of_range"
+        state["dv"][a] = b
+        return None
+    if state["end"]:
+        return "dt_game_is_over"
+    if op < 16:
+        if op in (table.PASS, table.SKIP):
+            return "dt_nobody_passes"
+        if op == table.NEXT:
+            return step(state, a)
+        reason = table.reduce_table(state, op, a, b)
+        if reason is None and op == table.PREV:
+            # the turn handed over by mistake ends: its Karma above 6 too
+            k[p] = min(k[p], 6)
+            state["held"] = state["extra"]
+            state["extra"] = 0
+        return reason
+    if op == HARVEST:
+        return add(state, a, b)
+    if op == THIRD:
+        if not state["opt"] & 2:
+            return "dt_overdose_is_off"
+        state["th"][p] += 1
+        if state["th"][p] == 3:  # three thirds make a heart
+            state["th"][p] = 0
+            k[p] = min(k[p] + 1, 12)
+        return None
+    if op == SPEND:
+        if not 1 <= a <= 6:
+            return "bad_action"
+        if a > k[p]:
+            return "dt_not_enough_karma"
+        k[p] -= a
+        return None
+    if op == CARRY:
+        if not 0 <= a <= min(3 + state["extra"], 15):
+            return "dt_more_than_rolled"
+        state["held"] = a
+        return None
+    if op == END and a in (2, 3):
+        k[p] = min(k[p], 6)
+        state["end"] = a
+        return None
+    return "bad_action"
 
 
-def karma_add(karma, gain, own_turn=False):
-    """Karma after a gain: capped at 12 during one's own turn, at 6 otherwise."""
-    return min(karma + gain, KARMA_TURN_MAX if own_turn else KARMA_MAX)
+def step(state, seconds):
+    # TURN: Karma above 6 is lost, the dice not placed go on; the last player's turn ends it
+    p = state["act"]
+    before = (p, state["rnd"], state["first"], state["out"])
+    reason = table.reduce_table(state, table.NEXT, seconds, 0)
+    if reason is not None:
+        return reason
+    state["ka"][p] = min(state["ka"][p], 6)
+    state["extra"] = state["held"]
+    state["held"] = 0
+    if state["full"] >= 0 and p == state["mark"]:
+        state["end"] = 1
+        state["act"], state["rnd"], state["first"], state["out"] = before
+    return None
 
 
-def karma_end_turn(karma):
-    """Karma kept when one's turn ends: anything above 6 is lost."""
-    return min(karma, KARMA_MAX)
+def add(state, a, v):
+    # a harvests a vine of value v into their next slot; completing an opponent's vine (one's
+    # own in solo) gains the active player Karma: 1-2 -> 1, 3-4 -> 2, 5-6 -> 3, or v itself
+    # under Karma Overdose
+    n = state["n"]
+    if not 0 <= a < n:
+        return "bad_player"
+    if v < 1:
+        return "dt_rotten_uprooted"
+    if v > 6:
+        return "dt_overripe_uprooted"
+    h = state["hv"][a]
+    if len(h) == 6:
+        return "dt_six_slots_full"
+    h.append(v)
+    p = state["act"]
+    if a != p or n == 1:
+        k = state["ka"]
+        k[p] = min(k[p] + (v if state["opt"] & 2 else (v + 1) // 2), 12)
+    if len(h) == 6 and state["full"] < 0:
+        state["full"] = a
+    return None
 
 
-def karma_third(karma, thirds, own_turn=False):
-    """Karma Overdose: one more 1/3 heart; three make 1 Karma. Returns (karma, thirds)."""
-    thirds += 1
-    if thirds >= 3:
-        return karma_add(karma, 1, own_turn), 0
-    return karma, thirds
-
-
-def spend_karma(karma, cost):
-    """Karma left after paying cost (1-6); ValueError when more than held."""
-    ck.integer(cost, "cost", 1, 6)
-    if cost > karma:
-        ck.fail("karma", "not enough Karma: " + str(karma) + " held, " + str(cost) + " needed")
-    return karma - cost
-
-
-def slot_bonus(slot, value):
-    """Tomato Dice star bonus of slot (1-6) holding value: the slot becomes worth 7."""
-    return 7 - slot if value == slot else 0
-
-
-def karma_points(karma):
-    """+1 per pair of unused Karma (1/3 pieces do not count)."""
-    return karma // 2
-
-
-def dice_bonus(count, per_vine=False):
-    """count = dice on own unharvested vines ("per-3-dice": +1 per 3), or with per_vine the
-    number of own vines holding exactly 3 dice (+1 each)."""
-    return count if per_vine else count // 3
-
-
-def breakdown(harvests, karma, dice, triggered_end=False, tomato_dice=False, per_vine=False):
-    """The parts of a final score; `dice` as for dice_bonus()."""
-    stars = 0
-    if tomato_dice:
-        for i, v in enumerate(harvests):
-            stars += slot_bonus(i + 1, v)
-    return {
-        "harvests": sum(harvests),
-        "stars": stars,
-        "karma": karma_points(karma),
-        "dice": dice_bonus(dice, per_vine),
-        "end_trigger": TRIGGER_BONUS if triggered_end else 0,
-    }
-
-
-def final_total(harvests, karma, dice, triggered_end=False, tomato_dice=False, per_vine=False):
-    """Final score: slots + stars + Karma pairs + dice bonus + 2 for triggering the end."""
-    return sum(breakdown(harvests, karma, dice, triggered_end, tomato_dice, per_vine).values())
-
-
-def solo_result(harvests):
-    """Solo: (slots whose value equals their number, won = all 6 slots filled)."""
-    matches = 0
-    for i, v in enumerate(harvests):
-        if v == i + 1:
-            matches += 1
-    return matches, len(harvests) == SLOTS
-
-
-def _variants(data):
-    vs = ck.obj(data.get("variants", {}), "variants")
-    out = {"tomato_dice": False, "karma_overdose": False, "golden_sun": False}  # type: dict
-    out["dice_bonus"] = "per-3-dice"
-    for name in vs:
-        path = ck.key("variants", name)
-        if name in VARIANTS:
-            out[name] = ck.boolean(vs[name], path)
-        elif name == "dice_bonus":
-            out[name] = ck.choice(vs[name], path, DICE_BONUS)
-        else:
-            ck.fail(path, "unknown variant (known: " + ", ".join(VARIANTS) + ", dice_bonus)")
-    return out
-
-
-def _harvests(p, path):
-    hpath = ck.key(path, "harvests")
-    hs = ck.array(ck.need(p, path, "harvests"), hpath, 0, SLOTS, "harvests")
-    for i, v in enumerate(hs):
-        hint = None
-        if type(v) is int:
-            hint = UPROOTED_0 if v == 0 else UPROOTED_7 if v > 6 else None
-        ck.integer(v, ck.item(hpath, i), 1, 6, hint)
-    return hs
-
-
-def score(data):
-    """Score a finished game given as the CLI's input JSON; ValueError names a bad field."""
-    ck.obj(data, "")
-    mode = ck.choice(data.get("mode", "multi"), "mode", MODES)
-    var = _variants(data)
-    if mode == "solo":
-        ps = ck.players(data, 1, 1)
-    else:
-        ps = ck.players(data, 2, 6)
-    per_vine = var["dice_bonus"] == "per-vine"
-    dice_key = "vines_with_3_dice" if per_vine else "dice_on_vines"
-    rows = []
-    trigger = None
-    for i, p in enumerate(ps):
-        path = ck.item("players", i)
-        hs = _harvests(p, path)
-        karma = ck.integer(ck.need(p, path, "karma"), ck.key(path, "karma"), 0, KARMA_MAX)
-        dpath = ck.key(path, dice_key)
-        dice = ck.integer(
-            ck.need(p, path, dice_key), dpath, 0, 3 if per_vine else MAX_DICE_ON_VINES
-        )
-        tpath = ck.key(path, "triggered_end")
-        trig = ck.boolean(ck.need(p, path, "triggered_end"), tpath)
-        if trig and len(hs) < SLOTS:
-            ck.fail(tpath, "only a 6th harvest triggers the end, this player has " + str(len(hs)))
-        if trig and trigger is not None:
-            ck.fail(
-                tpath, "players[" + str(trigger) + "] already triggered the end: one player at most"
-            )
-        if trig:
-            trigger = i
-        parts = breakdown(hs, karma, dice, trig, var["tomato_dice"], per_vine)
-        rows.append({"name": p["name"], "total": sum(parts.values()), "breakdown": parts})
-    out = {"players": rows}  # type: dict
-    if mode == "solo":
-        matches, won = solo_result(ps[0]["harvests"])
-        out["solo"] = {"matches": matches, "won": won}
-        out["winners"] = [rows[0]["name"]] if won else []
-    else:
-        out["winners"] = ck.best([r["name"] for r in rows], [r["total"] for r in rows])
-    return out
+def check(state):
+    table.check_table(state)
+    n = state["n"]
+    for p in range(n):
+        top = 12 if p == state["act"] and not state["end"] else 6
+        assert 0 <= state["ka"][p] <= top and 0 <= state["th"][p] <= 2
+        assert len(state["hv"][p]) <= 6 and all(1 <= v <= 6 for v in state["hv"][p])
+        assert 0 <= state["dv"][p] <= (3 if state["opt"] & 8 else 9)
+    for key in ("ka", "th", "hv", "dv"):
+        assert len(state[key]) == n
+    assert state["opt"] & 2 or not any(state["th"])
+    assert 0 <= state["opt"] <= 15 and (n > 1 or not state["opt"] & 2)
+    assert -1 <= state["full"] < n and (state["full"] < 0 or len(state["hv"][state["full"]]) == 6)
+    assert 0 <= state["mark"] < n and state["end"] in (0, 1, 2, 3)
+    assert state["end"] != 1 or state["full"] >= 0
+    assert 0 <= state["extra"] <= 15 and 0 <= state["held"] <= min(3 + state["extra"], 15)

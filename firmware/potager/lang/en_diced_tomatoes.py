@@ -1,0 +1,95 @@
+# Diced Tomatoes texts, English: one `key=text` a line, loaded with the mode; {} is filled in.
+# Same keys in fr_diced_tomatoes.py. A row holds 21 characters, a help text 15. Keys have 11
+# characters or more: on MicroPython a shorter string constant in the code stays in RAM (qstr).
+T = """
+dt.last_player=Last player
+dt.option_no_0=Tomato Dice
+dt.option_no_1=Karma Overdose
+dt.option_no_2=Golden Sun
+dt.option_no_3=Dice bonus
+dt.per_vine_0=per 3
+dt.per_vine_1=per vine
+dt.title_over=Game over
+dt.title_last_round=Last round
+dt.status_over=Game over: → score
+dt.status_surplus=Karma >6 lost at TURN
+dt.status_passes={} dice →
+dt.status_rolls=rolls 3+{} dice
+dt.status_last=plays last
+dt.status_hints=→harvest ←Karma OK≡
+dt.solo_goal=Goal
+dt.solo_matched={}/6 slots matched
+dt.karma_lost=-{} Karma (max 6)
+dt.karma_thirds=+1/3 heart: {}/3
+dt.karma_heart=3/3: Karma = {}
+dt.karma_gained=Karma +{} = {}
+dt.karma_spent=-{} Karma = {}
+dt.help_player=choose player
+dt.help_harvest=harvest
+dt.help_spend_karma=spend Karma
+dt.help_third_heart=1/3 Karma heart
+dt.help_not_placed=dice not placed
+dt.help_save_count=save
+dt.help_dice_left=dice on vines
+dt.help_record=record
+dt.help_star_bonus=star bonus
+dt.help_karma_pairs=Karma pairs
+dt.help_dice_bonus=dice bonus
+dt.help_sixth_harvest=6th harvest +2
+dt.dice_label_0=Seed die
+dt.dice_label_1=Black dice
+dt.dice_label_2=Gold dice
+dt.preview_value=Value {}
+dt.preview_star= *+{}
+dt.preview_gain= {} K+{}
+dt.harvest_title=harvest, slot {}
+dt.harvest_done=slot {} = {}
+dt.last_round_to=Last round → {}
+dt.effect_cost_1=Reroll a die
+dt.effect_cost_2=One die +1 / -1
+dt.effect_cost_3=Uproot a vine
+dt.effect_cost_4=Die 6 → 1 or 1 → 6
+dt.effect_cost_5=Seed die: opposite
+dt.effect_cost_6=Set a die's value
+dt.spend_title={} Karma {}
+dt.not_placed_title=dice not placed
+dt.not_placed_count=← {} →
+dt.not_placed_hint=←→ count  OK save
+dt.detail_karma={} Karma {}
+dt.detail_thirds= + {}/3
+dt.detail_bonus=Bonus
+dt.detail_slot=Slot
+dt.detail_value=Value
+dt.detail_trigger=+2: 6th harvest first
+dt.detail_so_far=Total so far: {}
+dt.final_title_0=Final: dice on vines
+dt.final_title_1=Final: 3-dice vines
+dt.final_parts={}{}+{}K+{}D{}={}
+dt.final_trigger=+2!
+dt.final_dice=dice
+dt.final_vines=vines
+dt.solo_won_count={}/6 matched: won!
+dt.solo_lost_count={}/6 matched: lost
+dt.question_record=Record the scores and end the game?
+dt.question_basket_empty=Basket empty: end the game now?
+dt.question_out_of_dice=Out of dice: end the game now?
+dt.menu_harvest=Harvest
+dt.menu_spend_karma=Spend Karma
+dt.menu_third_heart=+1/3 Karma heart
+dt.menu_not_placed=Dice not placed
+dt.menu_details=Player details
+dt.menu_basket_empty=Basket empty: end
+dt.menu_out_of_dice=Out of dice: end
+r.dt_dice_out_of_range=Dice: out of range
+r.dt_four_dice_a_vine=Only 4 dice a vine
+r.dt_game_is_over=The game is over
+r.dt_more_than_rolled=More than were rolled
+r.dt_nobody_passes=Nobody passes here
+r.dt_not_enough_karma=Not enough Karma
+r.dt_not_over_yet=Game not over yet
+r.dt_overdose_is_off=Karma Overdose is off
+r.dt_overripe_uprooted=Overripe >6: uprooted
+r.dt_rotten_uprooted=Rotten <1: uprooted
+r.dt_six_slots_full=6 slots full: no 7th
+r.dt_solo_no_overdose=Solo: no Overdose
+"""

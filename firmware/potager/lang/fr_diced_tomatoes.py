@@ -1,0 +1,95 @@
+# Textes de Diced Tomatoes, en français : une ligne `clé=texte`, chargés avec le mode ; {} est
+# rempli. Mêmes clés que en_diced_tomatoes.py. Une ligne tient 21 caractères, une aide 15. Les
+# clés ont 11 caractères ou plus : sur MicroPython, une chaîne plus courte resterait en RAM.
+T = """
+dt.last_player=Dernier joueur
+dt.option_no_0=Dés de tomates
+dt.option_no_1=Surdosage Karma
+dt.option_no_2=Soleil doré
+dt.option_no_3=Bonus dés
+dt.per_vine_0=par 3
+dt.per_vine_1=par plant
+dt.title_over=Terminé
+dt.title_last_round=Tour final
+dt.status_over=Fin : → décompte
+dt.status_surplus=Karma >6 perdu à TURN
+dt.status_passes={} dés →
+dt.status_rolls=lance 3+{} dés
+dt.status_last=joue en dernier
+dt.status_hints=→récolte ←Karma OK≡
+dt.solo_goal=But
+dt.solo_matched={}/6 cases réussies
+dt.karma_lost=-{} Karma (max 6)
+dt.karma_thirds=+1/3 cœur : {}/3
+dt.karma_heart=3/3 : Karma = {}
+dt.karma_gained=Karma +{} = {}
+dt.karma_spent=-{} Karma = {}
+dt.help_player=choisir joueur
+dt.help_harvest=récolter
+dt.help_spend_karma=dépenser Karma
+dt.help_third_heart=1/3 cœur Karma
+dt.help_not_placed=dés non posés
+dt.help_save_count=valider
+dt.help_dice_left=dés sur plants
+dt.help_record=enregistrer
+dt.help_star_bonus=bonus étoile
+dt.help_karma_pairs=paires de Karma
+dt.help_dice_bonus=bonus de dés
+dt.help_sixth_harvest=6e récolte +2
+dt.dice_label_0=Dé graine
+dt.dice_label_1=Dés noirs
+dt.dice_label_2=Dés dorés
+dt.preview_value=Valeur {}
+dt.preview_star= *+{}
+dt.preview_gain= {} K+{}
+dt.harvest_title=récolte, case {}
+dt.harvest_done=case {} = {}
+dt.last_round_to=Tour final → {}
+dt.effect_cost_1=Relancer un dé
+dt.effect_cost_2=Un dé +1 / -1
+dt.effect_cost_3=Arracher un plant
+dt.effect_cost_4=Dé 6 → 1 ou 1 → 6
+dt.effect_cost_5=Dé graine : opposé
+dt.effect_cost_6=Choisir une valeur
+dt.spend_title={} Karma {}
+dt.not_placed_title=dés non posés
+dt.not_placed_count=← {} →
+dt.not_placed_hint=←→ nombre  OK valider
+dt.detail_karma={} Karma {}
+dt.detail_thirds= + {}/3
+dt.detail_bonus=Bonus
+dt.detail_slot=Case
+dt.detail_value=Valeur
+dt.detail_trigger=+2 : 6e récolte
+dt.detail_so_far=Total actuel : {}
+dt.final_title_0=Fin : dés sur plants
+dt.final_title_1=Fin : plants à 3 dés
+dt.final_parts={}{}+{}K+{}D{}={}
+dt.final_trigger=+2!
+dt.final_dice=dés
+dt.final_vines=plants
+dt.solo_won_count={}/6 réussies : gagné
+dt.solo_lost_count={}/6 réussies : perdu
+dt.question_record=Garder ces scores et finir la partie ?
+dt.question_basket_empty=Le panier est vide ? Fin de la partie.
+dt.question_out_of_dice=Plus de dés en main ? Fin de la partie.
+dt.menu_harvest=Récolte
+dt.menu_spend_karma=Dépenser du Karma
+dt.menu_third_heart=+1/3 cœur de Karma
+dt.menu_not_placed=Dés non posés
+dt.menu_details=Détails du joueur
+dt.menu_basket_empty=Panier vide : fin
+dt.menu_out_of_dice=Plus de dés : fin
+r.dt_dice_out_of_range=Dés : hors limites
+r.dt_four_dice_a_vine=4 dés par plant max
+r.dt_game_is_over=La partie est finie
+r.dt_more_than_rolled=Plus que lancés
+r.dt_nobody_passes=On ne passe pas ici
+r.dt_not_enough_karma=Pas assez de Karma
+r.dt_not_over_yet=Partie pas finie
+r.dt_overdose_is_off=Sans surdosage Karma
+r.dt_overripe_uprooted=Trop mûr >6 : arraché
+r.dt_rotten_uprooted=Pourri <1 : arraché
+r.dt_six_slots_full=6 cases : pas de 7e
+r.dt_solo_no_overdose=Solo : sans surdosage
+"""

@@ -1,0 +1,249 @@
+# Diced Tomatoes: the setup and the game screen. The forms (harvest, Karma, dice passed on,
+# a player's details), the final score and the menu are diced_tomatoes_<part>.py, compiled
+# when opened, one at a time.
+#
+# Row 0: round (or last round / game over), timers, the active player; rows 1-3: a player a
+# row, "▶♥P1*K 5'6 2 3*· · ·": cursor, symbol, seat, * = active, Karma, ' or " = 1/3 or 2/3
+# of a heart (Karma Overdose), the six slots (* a Tomato Dice star or a solo match, × a solo
+# miss, · empty); row 4: what the table must know now (Karma to lose at TURN, dice passed on,
+# dice to roll, who plays last) or the key hints.
+#
+# RAM: the board compiles this in RAM and keeps every name and every string of 10 characters
+# or less as a qstr for good: names reuse the framework's, text keys are longer, comments
+# rather than docstrings (see potager.core.games.diced_tomatoes).
+
+import gc
+import sys
+
+from potager.core import keys, registry
+from potager.core.games import diced_tomatoes as dt
+from potager.core.gestures import LONG, SHORT
+from potager.core.table import next_in
+from potager.ui import table
+from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, player_tag, right
+
+
+def default_setup():
+    values = table.default_setup()
+    values["opt"] = 0  # option bits, as the state's
+    return values
+
+
+def setup_fields(app, values):
+    # players, first and last player, the four options, then a colour per player
+    out = table.setup_fields(app, values)
+    n = values["players"]
+    out.insert(2, (app.tr("dt.last_player"), "P" + str((values["first"] - 1) % n + 1)))
+    for i in range(4):
+        on = values["opt"] >> i & 1
+        text = app.tr("dt.per_vine_" + str(on)) if i == 3 else app.tr("on" if on else "off")
+        out.insert(3 + i, (app.tr("dt.option_no_" + str(i)), text))
+    return out
+
+
+def setup_change(values, field, delta):
+    if 3 <= field < 7:
+        if field == 4 and values["players"] == 1:
+            return "dt_solo_no_overdose"
+        values["opt"] ^= 1 << (field - 3)
+        return None
+    # the last player is the one before the first: moving either moves both
+    field = 1 if field == 2 else field - 5 if field > 6 else field
+    reason = table.setup_change(values, field, delta, 1, 6)
+    if values["players"] == 1:
+        values["opt"] &= 13  # no Karma Overdose in solo
+    return reason
+
+
+def new_state(values):
+    n = values["players"]
+    return dt.new(n, values["col"][:n], values["first"], values["opt"])
+
+
+def label(app, key, *values):
+    # the text `key` with its {} filled in, in order
+    found = app.tr(key)
+    for value in values:
+        found = found.replace("{}", str(value), 1)
+    return found
+
+
+# the rows' glyphs in one string (one qstr): K(arma), thirds of a heart none ' ", an empty
+# slot, a solo miss
+GLYPHS = "K '\"·×"
+
+
+def mark(state, p):
+    # the six slots in 12 characters: value and * (star or solo match) or × (solo miss)
+    h = state["hv"][p]
+    out = ""
+    for i in range(6):
+        if i >= len(h):
+            out += GLYPHS[4] + " "
+        elif h[i] == i + 1 and (state["opt"] & 1 or state["n"] == 1):
+            out += str(h[i]) + "*"
+        else:
+            out += str(h[i]) + (GLYPHS[5] if state["n"] == 1 else " ")
+    return out
+
+
+def item(state, p, cursor):
+    head = (CURSOR if cursor else " ") + player_tag(state, p) + ("*" if p == state["act"] else " ")
+    found = GLYPHS[0] + right(str(state["ka"][p]), 2) + GLYPHS[1 + state["th"][p]]
+    return head + found + mark(state, p)
+
+
+def text(app, state):
+    # row 4: the one thing the table must know now, else the key hints
+    p = state["act"]
+    if state["end"]:
+        return app.tr("dt.status_over")
+    if state["ka"][p] > 6:
+        return app.tr("dt.status_surplus")
+    if state["held"]:
+        found = label(app, "dt.status_passes", state["held"]) + " "
+        return player_tag(state, p) + " " + found + player_tag(state, next_in(state, p))
+    if state["extra"]:
+        return player_tag(state, p) + " " + label(app, "dt.status_rolls", state["extra"])
+    if state["full"] >= 0:
+        return player_tag(state, state["mark"]) + " " + app.tr("dt.status_last")
+    return app.tr("dt.status_hints")
+
+
+def title(app, state):
+    if state["end"]:
+        return app.tr("dt.title_over")
+    if state["full"] >= 0:
+        return app.tr("dt.title_last_round")
+    return app.tr("round") + " " + str(state["rnd"])
+
+
+def sub(name):
+    # the module of a sub-screen, potager.ui.<name> (diced_tomatoes_harvest...), compiled when
+    # opened and forgotten at once: the screen made from it keeps what it needs, and it all
+    # goes when the screen closes (RAM: the board compiles .py). The garbage is collected
+    # first, so that the compiler finds room; names are written out whole (a short string
+    # would stay in RAM as a qstr).
+    gc.collect()
+    __import__("potager.ui." + name)
+    found = sys.modules["potager.ui"]
+    if hasattr(found, name):
+        delattr(found, name)
+    return sys.modules.pop("potager.ui." + name)
+
+
+class GameScreen(table.GameScreen):
+    HELP: tuple = (
+        (
+            ("↑↓", "dt.help_player"),
+            ("→ ← →~ ←~ "[0:1], "dt.help_harvest"),  # (one long string: no qstrs)
+            ("→ ← →~ ←~ "[2:3], "dt.help_spend_karma"),
+            ("→ ← →~ ←~ "[4:6], "dt.help_third_heart"),
+            ("→ ← →~ ←~ "[7:9], "dt.help_not_placed"),
+        )
+        + table.GameScreen.HELP
+    )
+
+    def __init__(self, app):
+        self.cursor = self.act = app.engine.state["act"]
+        self.sub = None  # a sub-screen to open at the next tick (asked from the menu)
+        # the framework's menu and help, compiled now while RAM is in few pieces: opened
+        # later, in the middle of a game, it may not find room
+        registry.load("potager.ui.menu")
+
+    def on_key(self, app, key, kind):
+        state = app.engine.state
+        p = state["act"]
+        if key in (keys.UP, keys.DOWN):
+            if kind == SHORT:
+                self.cursor = (self.cursor + (1 if key == keys.DOWN else -1)) % state["n"]
+        elif key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
+            self.open(
+                app, "diced_tomatoes_harvest" if key == keys.RIGHT else "diced_tomatoes_spend"
+            )
+        elif key == keys.LEFT and kind == LONG:
+            self.open(app, "diced_tomatoes_carry")
+        elif key == keys.RIGHT and kind == LONG:
+            if app.act((dt.THIRD, 0, 0)):  # a die on an opponent's vine: 1/3 of a heart
+                found = state["th"][p]
+                found = (
+                    label(app, "dt.karma_thirds", found)
+                    if found
+                    else label(app, "dt.karma_heart", state["ka"][p])
+                )
+                app.say(player_tag(state, p) + " " + found)
+        elif key in (keys.LEFT, keys.RIGHT):
+            return True  # the repeats of a hold
+        elif key == keys.OK and kind == SHORT:
+            app.push(sub("diced_tomatoes_menu").screen(app, self))
+        else:
+            k = state["ka"][p] - 6
+            end = state["end"]
+            found = table.GameScreen.on_key(self, app, key, kind)
+            state = app.engine.state
+            if key == keys.TURN and state["act"] != p and k > 0:
+                app.say(player_tag(state, p) + " " + label(app, "dt.karma_lost", k))
+            if state["end"] and not end and app.screen() is self:
+                self.open(app, "diced_tomatoes_end")
+            if state["act"] != self.act:  # a handover, undo or redo: follow the turn
+                self.cursor = self.act = state["act"]
+            return found
+        app.changed()
+        return True
+
+    def tick(self, app, now):
+        # a form asked for from the menu opens once the menu has gone (and its RAM with it)
+        if self.sub is not None:
+            name = self.sub
+            self.sub = None
+            self.open(app, name)
+
+    def open(self, app, name):
+        # a form for the player under the cursor (harvest) or the active player
+        state = app.engine.state
+        if state["end"] and name == "diced_tomatoes_harvest":
+            name = "diced_tomatoes_end"  # after the end, → goes on to the final score
+        elif state["end"] and name in ("diced_tomatoes_spend", "diced_tomatoes_carry"):
+            app.refuse("dt_game_is_over")
+            return
+        if name == "diced_tomatoes_harvest" and len(state["hv"][self.cursor]) == 6:
+            app.refuse("dt_six_slots_full")
+            return
+        app.push(sub(name).screen(app, self))
+
+    def rows(self, app):
+        state = app.engine.state
+        n = state["n"]
+        out = [table.header(app, title(app, state))]
+        if n == 1:
+            out.append(item(state, 0, False))
+            out.append(fit(app.tr("dt.solo_goal"), 9) + "1 2 3 4 5 6 ")
+            found = dt.parts(state["hv"][0], 0, 0, 0, 0)[5]
+            out.append(fit(label(app, "dt.solo_matched", found), COLS))
+        else:
+            top = min(max(self.cursor - 1, 0), max(n - 3, 0))  # the cursor's row in view
+            for p in range(top, top + 3):
+                out.append(item(state, p, p == self.cursor) if p < n else " " * COLS)
+        out.append(fit(text(app, state), COLS))
+        return out
+
+    def leds(self, app, out):
+        # the table ring, with the active player's Karma: a pixel each, clockwise after their
+        # seat, those above 6 (lost at the end of the turn) blinking; a running turn countdown
+        # keeps the ring to itself
+        table.ring_leds(app, out)
+        state = app.engine.state
+        if state["tt"] or state["end"]:
+            return
+        p = state["act"]
+        seat = state["seat"][p]
+        rgb = COLOURS[state["col"][p]][0]
+        for i in range(1, min(state["ka"][p], len(out) - 1) + 1):
+            out[(seat + i) % len(out)] = dim(rgb, 96) if i <= 6 or app.blink_on else 0
+
+    def finish(self, app):
+        # "End game" from the menu: the game ends here, then the final score
+        if not app.engine.state["end"] and not app.act((dt.END, 3, 0)):
+            return
+        app.show_game()
+        app.screen().sub = "diced_tomatoes_end"

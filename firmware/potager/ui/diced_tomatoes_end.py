@@ -1,0 +1,88 @@
+# Diced Tomatoes: the final score. Asks only what the device cannot know, the dice left on each
+# player's unfinished vines (←→, each change undoable); shows every total, the leaders (*), the
+# breakdown of the player under the cursor (solo: the goal, won or lost); OK records the game.
+# RAM: see potager.ui.diced_tomatoes.
+
+from potager.core import history, keys
+from potager.core.games import diced_tomatoes as dt
+from potager.core.gestures import SHORT
+from potager.ui.diced_tomatoes import label
+from potager.ui.screens import ConfirmScreen, ListScreen
+from potager.ui.view import COLS, fit, menu_rows, player_tag, right
+
+
+def screen(app, game_screen):
+    return Form()
+
+
+def totals(state):
+    # each player's final score's parts (dt.parts), then the totals and the winners: the best
+    # total, ties shared; solo: won when all 6 slots are filled
+    out = []
+    for p in range(state["n"]):
+        h = state["hv"][p]
+        out.append(dt.parts(h, state["ka"][p], state["dv"][p], state["full"] == p, state["opt"]))
+    values = [sum(t[:5]) for t in out]
+    if state["n"] > 1:
+        return out, values, history.winners_of(values)
+    return out, values, [0] if len(state["hv"][0]) == 6 else []
+
+
+def text(app, state, t):
+    # e.g. "25+11*+2K+1D+2!=41": slots, stars, Karma pairs, dice, the 6th-harvest bonus
+    star = "+" + str(t[1]) + "*" if state["opt"] & 1 else ""
+    found = app.tr("dt.final_trigger") if t[4] else ""
+    return label(app, "dt.final_parts", t[0], star, t[2], t[3], found, sum(t[:5]))
+
+
+class Form(ListScreen):
+    HELP: tuple = (
+        ("↑↓", "dt.help_player"),
+        ("←→", "dt.help_dice_left"),
+        ("OK", "dt.help_record"),
+        ("*", "dt.help_star_bonus"),
+        ("K D !"[0], "dt.help_karma_pairs"),  # (one string, one qstr)
+        ("K D !"[2], "dt.help_dice_bonus"),
+        ("K D !"[4], "dt.help_sixth_harvest"),
+        ("BACK", "h.back"),
+    )
+
+    def items(self, app):
+        state = app.engine.state
+        values, best = totals(state)[1:]
+        name = app.tr("dt.final_vines" if state["opt"] & 8 else "dt.final_dice")
+        out = []
+        for p in range(state["n"]):
+            head = player_tag(state, p) + ("*" if p in best else " ")
+            head += right(str(state["dv"][p]), 3) + " " + fit(name, 6)
+            out.append(head + right(str(values[p]), 20 - len(head)))
+        return out
+
+    def on_key(self, app, key, kind):
+        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
+            v = app.engine.state["dv"][self.cursor] + (1 if key == keys.RIGHT else -1)
+            app.act((dt.DICE, self.cursor, v))
+            app.changed()
+            return
+        ListScreen.on_key(self, app, key, kind)
+
+    def choose(self, app, index):
+        def on_yes():
+            values, best = totals(app.engine.state)[1:]
+            app.finish_game(values, best)
+
+        app.push(ConfirmScreen("dt.question_record", on_yes))
+
+    def rows(self, app):
+        state = app.engine.state
+        title = app.tr("dt.final_title_" + str(state["opt"] >> 3 & 1))
+        found = totals(state)[0]
+        if state["n"] > 1:
+            out = menu_rows(title, self.items(app), self.cursor, 4)
+            return out + [fit(text(app, state, found[self.cursor]), COLS)]
+        key = "dt.solo_won_count" if len(state["hv"][0]) == 6 else "dt.solo_lost_count"
+        out = menu_rows(title, self.items(app), 0, 2) + [" " * COLS]
+        return out + [
+            fit(text(app, state, found[0]), COLS),
+            fit(label(app, key, found[0][5]), COLS),
+        ]

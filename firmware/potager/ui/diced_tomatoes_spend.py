@@ -1,0 +1,30 @@
+# Diced Tomatoes: the six Karma effects by cost; the active player pays. What they cannot
+# afford is refused with a message and changes nothing. RAM: see potager.ui.diced_tomatoes.
+
+from potager.core.games import diced_tomatoes as dt
+from potager.ui.diced_tomatoes import label
+from potager.ui.screens import ListScreen
+from potager.ui.view import menu_rows, player_tag
+
+
+def screen(app, game_screen):
+    return Form()
+
+
+class Form(ListScreen):
+    def items(self, app):
+        return [str(i) + " " + app.tr("dt.effect_cost_" + str(i)) for i in range(1, 7)]
+
+    def choose(self, app, index):
+        state = app.engine.state
+        p = state["act"]
+        if app.act((dt.SPEND, index + 1, 0)):
+            app.pop()
+            found = label(app, "dt.karma_spent", index + 1, state["ka"][p])
+            app.say(player_tag(state, p) + " " + found)
+
+    def rows(self, app):
+        state = app.engine.state
+        p = state["act"]
+        title = label(app, "dt.spend_title", player_tag(state, p), state["ka"][p])
+        return menu_rows(title, self.items(app), self.cursor)
