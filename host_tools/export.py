@@ -21,7 +21,6 @@ unreadable file, a corrupt NVM image or an output that cannot be written. See do
 import argparse
 import contextlib
 import csv
-import importlib
 import io
 import json
 import re
@@ -30,10 +29,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NoReturn, Optional, Protocol
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+from host_tools.common import firmware, write_utf8
 
 BAUD = 115200
 READ_SLICE = 0.2  # seconds a single readline() may block: the deadline is checked between them
@@ -63,14 +61,6 @@ class Port(Protocol):
 
 
 # ----------------------------------------------------------------------------- firmware
-def firmware(name: str) -> ModuleType:
-    """A firmware module (firmware/ goes at the END of sys.path: its code.py must never
-    shadow the standard library's `code` module)."""
-    if str(FIRMWARE) not in sys.path:
-        sys.path.append(str(FIRMWARE))
-    return importlib.import_module(name)
-
-
 def colour_name(index: int) -> str:
     """The colour's English name, from the firmware's own tables ("colour 9" if unknown)."""
     colours = firmware("potager.ui.view").COLOURS
@@ -616,13 +606,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _write(stream: Any, text: str) -> None:
-    buffer = getattr(stream, "buffer", None)
-    if buffer is not None:
-        buffer.write(text.encode("utf-8"))
-        buffer.flush()
-    else:
-        stream.write(text)
-        stream.flush()
+    write_utf8(stream, text)
 
 
 def warn(message: str) -> None:

@@ -7,14 +7,13 @@ mistyped field, a value out of range, a rule broken, an unknown GAME, an unreada
 exit 2, nothing on standard output and one line on standard error naming the field.
 """
 
-import importlib
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+from host_tools.common import firmware, write_utf8
 
 # GAME -> (module in potager.core.games, function)
 GAMES: dict[str, tuple[str, str]] = {
@@ -32,17 +31,14 @@ class BadInput(Exception):
 
 
 def scorer(game: str) -> Callable[[Any], dict[str, Any]]:
-    """The rule-core function scoring GAME (firmware/ goes at the END of sys.path: its
-    code.py must never shadow the standard library's `code` module)."""
+    """The rule-core function scoring GAME."""
     if game not in GAMES:
         raise BadInput(
             "GAME: unknown game " + json.dumps(game) + " (known: " + ", ".join(GAMES) + ")"
         )
-    if str(FIRMWARE) not in sys.path:
-        sys.path.append(str(FIRMWARE))
     module, function = GAMES[game]
     fn: Callable[[Any], dict[str, Any]] = getattr(
-        importlib.import_module("potager.core.games." + module), function
+        firmware("potager.core.games." + module), function
     )
     return fn
 
@@ -85,13 +81,7 @@ def run(argv: list[str]) -> dict[str, Any]:
 
 
 def write(text: str, stream: Any) -> None:
-    buffer = getattr(stream, "buffer", None)
-    if buffer is not None:
-        buffer.write(text.encode("utf-8"))
-        buffer.flush()
-    else:
-        stream.write(text)
-        stream.flush()
+    write_utf8(stream, text)
 
 
 def main(argv: list[str] | None = None) -> int:

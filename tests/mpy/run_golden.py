@@ -11,8 +11,9 @@ Runs on CPython (pytest imports run_case) and on MicroPython (this file as a scr
 scenario paths as arguments: prints one line per scenario, exits 1 on any failure).
 """
 
-import json
 import sys
+
+from golden import compare, main
 
 from potager.core import registry, table
 from potager.core.engine import Engine
@@ -25,13 +26,6 @@ def action(rules, spec):
         op = getattr(rules, name)
     args = list(spec[1:]) + [0, 0]
     return (op, args[0], args[1])
-
-
-def compare(state, expected, where, failures):
-    for key in expected:
-        if state.get(key) != expected[key]:
-            failures.append(where + ": " + key + " = " + str(state.get(key)))
-            failures.append("  expected " + str(expected[key]))
 
 
 def run_case(case):
@@ -60,19 +54,5 @@ def run_case(case):
     return failures
 
 
-def main(paths):
-    bad = 0
-    for path in paths:
-        with open(path) as f:
-            case = json.load(f)
-        failures = run_case(case)
-        print(("FAIL " if failures else "ok   ") + path)
-        for line in failures:
-            print("    " + line)
-        bad += 1 if failures else 0
-    print(str(len(paths) - bad) + " passed, " + str(bad) + " failed")
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], run_case))

@@ -1,0 +1,28 @@
+"""What the host commands share: importing firmware modules, writing UTF-8 whatever the locale."""
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+
+
+def firmware(name: str) -> ModuleType:
+    """A firmware module. firmware/ goes at the END of sys.path: its code.py must never shadow
+    the standard library's `code` module (pdb imports it)."""
+    if str(FIRMWARE) not in sys.path:
+        sys.path.append(str(FIRMWARE))
+    return importlib.import_module(name)
+
+
+def write_utf8(stream: Any, text: str) -> None:
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
+    else:
+        stream.write(text)
+        stream.flush()
