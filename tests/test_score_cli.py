@@ -99,8 +99,8 @@ def test_through_the_host_tools_dispatcher():
 
 def test_firmware_goes_at_the_end_of_sys_path():
     code = (
-        "import sys, code; from host_tools import score; score.scorer('arboretum');"
-        "print(sys.path[-1] == str(score.FIRMWARE), code.__file__.startswith(sys.base_prefix))"
+        "import sys, code; from host_tools import common, score; score.scorer('arboretum');"
+        "print(sys.path[-1] == str(common.FIRMWARE), code.__file__.startswith(sys.base_prefix))"
     )
     env = dict(os.environ, PYTHONPATH="")
     result = subprocess.run(
