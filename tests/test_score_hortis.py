@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from potager.core.games import hortis as h
+from potager.core.games import hortis_score as hs
 
 AUTOMNE = {
     "dice": {"1": 1, "3": 2, "6": 2, "10": 1, "15": 1},
@@ -71,19 +72,24 @@ GROVE_EDGES = [
 
 @pytest.mark.parametrize(("score", "lo", "hi", "title"), GROVE_EDGES)
 def test_grove_band_boundaries(score, lo, hi, title):
-    b = h.band("grove", score)
+    b = h.band(1, score)
     assert (b["min"], b["max"], b["title_en"]) == (lo, hi, title)
     assert h.band("hortis", score) == b
     assert b["title_fr"]
 
 
 def test_band_tables_are_complete_and_contiguous():
-    for table in (h.AUTOMNE_BANDS, h.GROVE_BANDS):
-        assert table[0][0] is None and table[-1][1] is None
-        for (_, hi, fr, en), (lo, _, _, _) in itertools.pairwise(table):
-            assert lo == hi + 1
-            assert fr and en
-    assert [b[3] for b in h.AUTOMNE_BANDS] == [
+    for g in (0, 1):
+        bounds = h.BANDS[3 * g]
+        assert list(bounds) == sorted(set(bounds)) and len(bounds) == 5
+        assert len(h.BANDS[3 * g + 1]) == len(h.BANDS[3 * g + 2]) == 6
+        bands = [h.band(g, s) for s in range(-20, 120)]
+        for lower, upper in itertools.pairwise(bands):
+            if lower != upper:
+                assert upper["min"] == lower["max"] + 1
+        assert bands[0]["min"] is None and bands[-1]["max"] is None
+        assert all(b["title_fr"] and b["title_en"] for b in bands)
+    assert [h.band(0, s)["title_en"] for s in (0, 30, 35, 40, 45, 50)] == [
         "Straight into the brambles…",
         "You'll forage better next time.",
         "Step on the mushroom.",
@@ -97,16 +103,16 @@ def test_band_tables_are_complete_and_contiguous():
 
 
 def test_automne_upgrades():
-    assert [h.automne_upgrade(f) for f in (1, 3, 6, 10, 15)] == [3, 6, 10, 15, 15]
+    assert [hs.automne_upgrade(f) for f in (1, 3, 6, 10, 15)] == [3, 6, 10, 15, 15]
 
 
 def test_grove_growth():
-    assert h.grove_grow(0, 2) == 2  # a new die shows the fruit of both trees
-    assert h.grove_grow(0, 4) == 4
-    assert h.grove_grow(3, 3) == 6
-    assert h.grove_grow(4, 3) == 10  # above 6: basket
-    assert h.grove_grow(10, 1) == 15  # a basket grown again: wheelbarrow
-    assert h.grove_grow(15, 2) == 15
+    assert hs.grove_grow(0, 2) == 2  # a new die shows the fruit of both trees
+    assert hs.grove_grow(0, 4) == 4
+    assert hs.grove_grow(3, 3) == 6
+    assert hs.grove_grow(4, 3) == 10  # above 6: basket
+    assert hs.grove_grow(10, 1) == 15  # a basket grown again: wheelbarrow
+    assert hs.grove_grow(15, 2) == 15
 
 
 def test_automne_score_formula():
@@ -120,7 +126,7 @@ def test_automne_score_formula():
 def test_grove_score_formula():
     assert h.grove_score([1, 0, 2, 1, 1, 2], True, True, 2) == 53
     assert h.grove_score([0, 0, 0, 0, 0, 0], squirrel=True) == -1
-    assert h.grove_score([0, 0, 0, 0, 0, 1], squirrel=True, squirrel_adjacent_dice=4) == 5
+    assert h.grove_score([0, 0, 0, 0, 0, 1], squirrel=True, near=4) == 5
 
 
 # --- recipe -----------------------------------------------------------------------------
@@ -137,7 +143,7 @@ def test_recipe_verdict():
 
 
 def test_score_automne_spec_example():
-    out = h.score_automne(with_(AUTOMNE, recipes={"target": 45, "bonus": 5, "multiplier": 1}))
+    out = hs.score_automne(with_(AUTOMNE, recipes={"target": 45, "bonus": 5, "multiplier": 1}))
     assert out == {
         "score": 34,
         "dice_used": 9,
@@ -149,22 +155,22 @@ def test_score_automne_spec_example():
         },
         "recipe": {"final": 39, "target": 45, "won": False},
     }
-    assert "recipe" not in h.score_automne(AUTOMNE)
+    assert "recipe" not in hs.score_automne(AUTOMNE)
 
 
 def test_recipe_bonus_and_multiplier_default():
-    out = h.score_automne(with_(AUTOMNE, recipes={"target": 34}))
+    out = hs.score_automne(with_(AUTOMNE, recipes={"target": 34}))
     assert out["recipe"] == {"final": 34, "target": 34, "won": True}
 
 
 def test_missing_faces_count_zero():
-    out = h.score_automne(with_(AUTOMNE, dice={"15": 3}, mouse_face_dice=0, split_zone_dice=0))
+    out = hs.score_automne(with_(AUTOMNE, dice={"15": 3}, mouse_face_dice=0, split_zone_dice=0))
     assert out["score"] == 45 - 5
     assert out["dice_used"] == 3
 
 
 def test_score_grove_spec_example():
-    out = h.score_grove(GROVE)
+    out = hs.score_grove(GROVE)
     assert out["score"] == 53
     assert out["dice_used"] == 7
     assert (out["band"]["min"], out["band"]["max"], out["band"]["title_en"]) == (
@@ -175,15 +181,15 @@ def test_score_grove_spec_example():
 
 
 def test_grove_squirrel_adjacent_is_optional():
-    out = h.score_grove(with_(GROVE, squirrel_adjacent_dice=0))
+    out = hs.score_grove(with_(GROVE, squirrel_adjacent_dice=0))
     assert out["score"] == 55
     g = dict(GROVE, squirrel=False)
     del g["squirrel_adjacent_dice"]
-    assert h.score_grove(g)["score"] == 56
+    assert hs.score_grove(g)["score"] == 56
 
 
 def test_grove_glade_dice_count_as_used_not_scored():
-    out = h.score_grove(with_(GROVE, glade_dice=3))
+    out = hs.score_grove(with_(GROVE, glade_dice=3))
     assert (out["score"], out["dice_used"]) == (53, 10)
 
 
@@ -192,23 +198,25 @@ def test_multiplayer_tie_goes_to_most_dice():
     b = with_(AUTOMNE, name="Bea", dice={"15": 2, "6": 1}, mouse_face_dice=0)  # 36 - 1 - 5 = 30
     c = with_(AUTOMNE, name="Cat", dice={"10": 3, "6": 1, "1": 3}, mouse_face_dice=0)  # 39 - 6
     d = with_(AUTOMNE, name="Dan", dice={"15": 2, "3": 1, "1": 2}, mouse_face_dice=0)  # 35 - 6
-    out = h.score_automne({"players": [a, b, c, d]})
+    out = hs.score_automne({"players": [a, b, c, d]})
     assert [p["score"] for p in out["players"]] == [34, 30, 33, 29]
     assert out["winners"] == ["Ann"]
     e = with_(AUTOMNE, name="Eve", dice={"15": 2, "6": 1}, mouse_face_dice=0, split_zone_dice=0)
     e["mouse_pawn"] = False
-    out = h.score_automne({"players": [e, a]})  # 36 with 3 dice vs 34 with 9
+    out = hs.score_automne({"players": [e, a]})  # 36 with 3 dice vs 34 with 9
     assert out["winners"] == ["Eve"]
     f = with_(AUTOMNE, name="Fay", dice={"15": 2, "10": 1}, mouse_face_dice=0)  # 40-6 = 34, 3 dice
-    out = h.score_automne({"players": [f, a]})
+    out = hs.score_automne({"players": [f, a]})
     assert out["winners"] == ["Ann"]  # mouse-face dice count as used
-    out = h.score_automne({"players": [with_(a, name="X"), a]})
+    out = hs.score_automne({"players": [with_(a, name="X"), a]})
     assert out["winners"] == ["X", "Ann"]
     assert set(out["players"][0]) >= {"name", "score", "dice_used", "band"}
 
 
 def test_multiplayer_grove():
-    out = h.score_grove({"players": [with_(GROVE, name="A"), with_(GROVE, name="B", glade_dice=1)]})
+    out = hs.score_grove(
+        {"players": [with_(GROVE, name="A"), with_(GROVE, name="B", glade_dice=1)]}
+    )
     assert out["winners"] == ["B"]
 
 
@@ -216,14 +224,14 @@ def test_multiplayer_recipes_rank_by_final():
     r = {"target": 45, "bonus": 0, "multiplier": 1}
     a = with_(AUTOMNE, name="A", recipes=r)  # 34
     b = with_(AUTOMNE, name="B", recipes=dict(r, multiplier=2), dice={"15": 1, "6": 1})  # 21-10
-    out = h.score_automne({"players": [a, b]})
+    out = hs.score_automne({"players": [a, b]})
     assert [p["score"] for p in out["players"]] == [34, 11]
     assert [p["recipe"]["final"] for p in out["players"]] == [34, 22]
     assert out["winners"] == ["A"]
     b["recipes"] = dict(r, bonus=6, multiplier=2)  # (11 + 6) x 2 = 34: tie, A used more dice
-    assert h.score_automne({"players": [a, b]})["winners"] == ["A"]
+    assert hs.score_automne({"players": [a, b]})["winners"] == ["A"]
     b["recipes"] = dict(r, bonus=7, multiplier=2)  # 36
-    out = h.score_automne({"players": [a, b]})
+    out = hs.score_automne({"players": [a, b]})
     assert out["winners"] == ["B"]
     assert out["players"][1]["recipe"] == {"final": 36, "target": 45, "won": False}
 
@@ -256,14 +264,14 @@ def refused(fn, data, message):
     ],
 )
 def test_automne_refusals(changes, message):
-    refused(h.score_automne, with_(AUTOMNE, **changes), message)
+    refused(hs.score_automne, with_(AUTOMNE, **changes), message)
 
 
 @pytest.mark.parametrize("field", ["dice", "split_zone_dice", "mouse_face_dice", "mouse_pawn"])
 def test_automne_missing(field):
     d = dict(AUTOMNE)
     del d[field]
-    refused(h.score_automne, d, field + ": missing")
+    refused(hs.score_automne, d, field + ": missing")
 
 
 @pytest.mark.parametrize(
@@ -284,37 +292,39 @@ def test_automne_missing(field):
     ],
 )
 def test_grove_refusals(changes, message):
-    refused(h.score_grove, with_(GROVE, **changes), message)
+    refused(hs.score_grove, with_(GROVE, **changes), message)
 
 
 @pytest.mark.parametrize("field", ["dice", "wheelbarrow", "squirrel"])
 def test_grove_missing(field):
     d = dict(GROVE)
     del d[field]
-    refused(h.score_grove, d, field + ": missing")
+    refused(hs.score_grove, d, field + ": missing")
 
 
 def test_multiplayer_refusals():
-    refused(h.score_automne, {"players": []}, "players: must hold >= 1 players, got 0")
-    refused(h.score_automne, {"players": [AUTOMNE]}, "players[0].name: missing")
+    refused(hs.score_automne, {"players": []}, "players: must hold >= 1 players, got 0")
+    refused(hs.score_automne, {"players": [AUTOMNE]}, "players[0].name: missing")
     a = with_(AUTOMNE, name="A")
     refused(
-        h.score_automne,
+        hs.score_automne,
         {"players": [a, with_(a, name="B", dice={"2": 1})]},
         "players[1].dice.2: not a die face",
     )
     refused(
-        h.score_automne,
+        hs.score_automne,
         {"players": [a, with_(a, name="B", recipes={"target": 3})]},
         "players[1].recipes: give recipes for every player or for none",
     )
     ra = with_(a, recipes={"target": 40})
     refused(
-        h.score_automne,
+        hs.score_automne,
         {"players": [ra, with_(a, name="B", recipes={"target": 41})]},
         "players[1].recipes.target: every player sets aside the same 2 recipes",
     )
-    refused(h.score_grove, {"players": [with_(GROVE, name="A"), with_(GROVE, name="A")]}, "already")
+    refused(
+        hs.score_grove, {"players": [with_(GROVE, name="A"), with_(GROVE, name="A")]}, "already"
+    )
 
 
 @given(
@@ -333,9 +343,9 @@ def test_automne_score_is_bounded(counts, mouse, split, pawn):
     used = sum(counts) + mouse
     if used > 15 or split > used:
         with pytest.raises(ValueError):
-            h.score_automne(data)
+            hs.score_automne(data)
         return
-    out = h.score_automne(data)
+    out = hs.score_automne(data)
     assert out["dice_used"] == used
     assert -3 * 15 - 5 <= out["score"] <= 15 * 15
     assert out["band"] == h.band("automne", out["score"])

@@ -96,7 +96,8 @@ class PureBoard:
             self.run(STEP_MS)
 
     def script(self, text):
-        for line in text.split("\n"):
+        """Run a script: its text, or any iterable of lines (a file: read as it runs)."""
+        for line in text.split("\n") if type(text) is str else text:
             words = line.split("#")[0].split()
             if not words:
                 continue

@@ -14,10 +14,9 @@ from pureboard import PureBoard
 
 
 def main(argv):
-    with open(argv[1]) as f:
-        script = f.read()
     board = PureBoard()
-    board.script(script)
+    with open(argv[1]) as f:
+        board.script(f)  # line by line: the harness keeps none of the script in RAM
     result = {"snapshot": board.app.snapshot() if board.app else None, "rows": board.rows()}
     result["nvm_write_times"] = board.writes
     if len(argv) > 2 and board.app is not None:

@@ -42,11 +42,20 @@ def screens(key):
     return load(_entry(key)[2])
 
 
+def forget(name):
+    """Drop a module: from sys.modules and from its package, so nothing keeps its RAM."""
+    sys.modules.pop(name, None)
+    parent, _, child = name.rpartition(".")
+    package = sys.modules.get(parent)
+    if package is not None and hasattr(package, child):
+        delattr(package, child)
+
+
 def unload(key):
     """Forget a mode's modules (rules, screens, texts) so their RAM can be reclaimed."""
     for name in list(sys.modules):
         texts = name.startswith("potager.lang.") and name.endswith("_" + key)
         for prefix in ("potager.core.games." + key, "potager.ui." + key):
             if texts or name == prefix or name.startswith(prefix + "_"):
-                sys.modules.pop(name)
+                forget(name)
                 break

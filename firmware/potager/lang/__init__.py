@@ -37,6 +37,9 @@ def _drop(prefix):
     for name in list(sys.modules):
         if name == prefix or name.startswith(prefix + "_"):
             sys.modules.pop(name)
+            child = name.rpartition(".")[2]
+            if hasattr(sys.modules[__name__], child):  # the package's attribute holds it too
+                delattr(sys.modules[__name__], child)
 
 
 def load(code, mode=None, previous=None):

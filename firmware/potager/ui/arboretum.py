@@ -8,9 +8,8 @@
 # MicroPython) and names reuse the framework's; see potager.core.games.arboretum.
 
 import gc
-import sys
 
-from potager.core import keys
+from potager.core import keys, registry
 from potager.core.games import arboretum
 from potager.core.gestures import LONG, SHORT
 from potager.ui import table
@@ -140,16 +139,15 @@ def sub(name):
     # The module of a sub-screen, potager.ui.arboretum_<name>, compiled when opened; the other
     # one is dropped first.
     drop(name)
-    __import__("potager.ui.arboretum_" + name)
-    return sys.modules["potager.ui.arboretum_" + name]
+    return registry.load("potager.ui.arboretum_" + name)
 
 
 def drop(name=None):
     # Forget the sub-screens' modules (but `name`) and collect the garbage, so that the compiler
     # of the next module finds room in one piece (RAM: the board compiles .py).
     for k in ("species", "totals"):
-        if k != name and sys.modules.pop("potager.ui.arboretum_" + k, None):
-            delattr(sys.modules["potager.ui"], "arboretum_" + k)
+        if k != name:
+            registry.forget("potager.ui.arboretum_" + k)
     gc.collect()
 
 

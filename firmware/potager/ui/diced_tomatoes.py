@@ -12,8 +12,6 @@
 # or less as a qstr for good: names reuse the framework's, text keys are longer, comments
 # rather than docstrings (see potager.core.games.diced_tomatoes).
 
-import gc
-import sys
 
 from potager.core import keys, registry
 from potager.core.games import diced_tomatoes as dt
@@ -124,12 +122,9 @@ def sub(name):
     # goes when the screen closes (RAM: the board compiles .py). The garbage is collected
     # first, so that the compiler finds room; names are written out whole (a short string
     # would stay in RAM as a qstr).
-    gc.collect()
-    __import__("potager.ui." + name)
-    found = sys.modules["potager.ui"]
-    if hasattr(found, name):
-        delattr(found, name)
-    return sys.modules.pop("potager.ui." + name)
+    module = registry.load("potager.ui." + name)
+    registry.forget("potager.ui." + name)
+    return module
 
 
 class GameScreen(table.GameScreen):

@@ -56,8 +56,10 @@ class MenuScreen(ListScreen):
                 app.clock.pause(app.now)
             app.pop()
         elif item in ("table", "stats"):
-            settings = registry.load("potager.ui.settings")
-            app.push(settings.TableScreen() if item == "table" else settings.StatsScreen())
+            if item == "table":
+                app.push(registry.load("potager.ui.table_settings").TableScreen())
+            else:
+                app.push(registry.load("potager.ui.stats").StatsScreen())
         elif item == "undo":
             app.undo()
         elif item == "redo":

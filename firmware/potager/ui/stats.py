@@ -1,5 +1,7 @@
 """The table statistics of a game: turns taken, time played, longest turn, per player."""
 
+from potager.ui import view
+from potager.ui.screens import ListScreen
 from potager.ui.table import clock_text
 from potager.ui.view import fit, player_tag, right
 
@@ -21,3 +23,16 @@ def stats_lines(app, state, with_title=True):
         line += right(clock_text(state["used"][p]), 6) + right(clock_text(state["long"][p]), 6)
         out.append(line)
     return out
+
+
+class StatsScreen(ListScreen):
+    """Per player: turns taken, time played, longest turn."""
+
+    def title(self, app):
+        return stats_title(app)
+
+    def items(self, app):
+        return stats_lines(app, app.engine.state, with_title=False)
+
+    def rows(self, app):
+        return view.menu_rows(self.title(app), self.items(app), self.cursor)

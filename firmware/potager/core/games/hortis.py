@@ -1,206 +1,184 @@
-"""HORTIS Automne (Forage) and HORTIS (Grove), solo 9-card games by Mark Tuck.
+# HORTIS Automne (Forage) and HORTIS (Grove), solo 9-card games by Mark Tuck: the device's
+# offline counter, and the scoring functions it shares with the host's `python -m host_tools
+# score hortis-automne` / `... score hortis` (their JSON side, hortis_score, never loaded by the
+# device). Rules: the shared rules reference, rules/hortis.md. Pure: no hardware, runs unchanged
+# on CPython, MicroPython and CircuitPython.
+#
+# The device's state, on top of the table's fields (core/table.py); a forest per player:
+#   g   0 HORTIS Automne, 1 HORTIS (Grove)     lv  1 live count (Automne only), 0 quick count
+#   rc  1 with the recipe challenge            tg  its target (the two recipe numbers added)
+#   bo, mu  per player, the recipe bonus points and multiplier
+#   q   quick count, per player. Automne: dice showing 1, 3, 6, 10, 15, mouse-face dice, dice
+#       on split zones, mouse pawn (0/1). Grove: scoring dice showing 2, 3, 4, 5, 6, 10, dice
+#       on glades, wheelbarrow (0/1), squirrel (0/1), dice next to the squirrel.
+#   d   live count, per player: the 15 dice, 5 per colour (green, yellow, brown); a die is 0 in
+#       the reserve, 1-5 a face of AUTOMNE_FACES, 6 the mouse face; +8 on a split zone
+#   pw  live count, per player: the mouse pawn is in the forest (it is placed once per game)
+#   end live count: 1 once the 9th card is done (TURN on the last player of card 9)
+#   rnd live count: the card being played, 2-9 (card 1 starts the forest: no dice come with it)
+# The reducer is hortis_count: the board compiles .py in RAM, a small module at a time. On
+# MicroPython every identifier and short string stays in RAM as a qstr: comments rather than
+# docstrings, names the framework already has where they fit, few named constants.
 
-Rules: the shared rules reference, rules/hortis.md. ``score_automne(data)`` and
-``score_grove(data)`` take the JSON of ``python -m host_tools score hortis-automne`` and
-``... score hortis`` (parsed) and return its output; the small functions are what the device's
-offline counter calls with plain ints and lists. Pure: no hardware, runs unchanged on CPython,
-MicroPython and CircuitPython.
-"""
-
+from potager.core import table
 from potager.core.compat import const
-from potager.core.games import _check as ck
 
-MAX_DICE = const(15)  # 5 per colour
 AUTOMNE_FACES = (1, 3, 6, 10, 15)  # 15 = basket; the mouse face (-2) is counted apart
-GROVE_FACES = (2, 3, 4, 5, 6, 10)  # 10 = basket
-BASKET = const(10)  # Grove's top die face
-WHEELBARROW = const(15)  # Grove: a basket upgraded again becomes the wheelbarrow token
-SPLIT_COST = const(1)
-MOUSE_COST = const(2)
-MOUSE_PAWN_COST = const(5)
-
-# Rating bands: (min, max, French title, English title); None = no bound.
-AUTOMNE_BANDS = (
-    (None, 29, "Vous foncez droit dans la Mûre…", "Straight into the brambles…"),
-    (30, 34, "Vous Forêt mieux la prochaine fois.", "You'll forage better next time."),
-    (35, 39, "Appuyez sur le Champignon.", "Step on the mushroom."),
-    (40, 44, "Vous Châtaignez votre but !", "You nut-ed your goal!"),
-    (45, 49, "La victoire vous Souris !", "Victory smiles (mice) at you!"),
-    (50, None, "Bravo ! Vous êtes im-Baie-ttable !!!", "Bravo! You're un-berry-able!!!"),
+GROVE_FACES = (2, 3, 4, 5, 6, 10)  # 10 = basket, and the wheelbarrow token is 15
+# Rating bands, Automne then Grove: the lowest score of each band but the first, the titles in
+# French (Automne: as printed; Grove: ours, not in our sources), then in English (Automne:
+# ours; Grove: as printed).
+BANDS = (  # type: tuple
+    (30, 35, 40, 45, 50),
+    (
+        "Vous foncez droit dans la Mûre…",
+        "Vous Forêt mieux la prochaine fois.",
+        "Appuyez sur le Champignon.",
+        "Vous Châtaignez votre but !",
+        "La victoire vous Souris !",
+        "Bravo ! Vous êtes im-Baie-ttable !!!",
+    ),
+    (
+        "Straight into the brambles…",
+        "You'll forage better next time.",
+        "Step on the mushroom.",
+        "You nut-ed your goal!",
+        "Victory smiles (mice) at you!",
+        "Bravo! You're un-berry-able!!!",
+    ),
+    (40, 45, 50, 55, 60),
+    (
+        "Quel pépin…",
+        "Il va falloir presser le pas.",
+        "Vous avez du jus !",
+        "Mandarin-fique !",
+        "Tout simplement sub-lime !",
+        "Vous avez le zeste gagnant !",
+    ),
+    (
+        "Pith-iful",
+        "You need a pip talk",
+        "Juiced enough",
+        "Jaffa-bulous",
+        "Sub-lime",
+        "You're the zest!",
+    ),
 )
-# Grove's English titles are the printed ones; the French ones are ours (not in the seed).
-GROVE_BANDS = (
-    (None, 39, "Quel pépin…", "Pith-iful"),
-    (40, 44, "Il va falloir presser le pas.", "You need a pip talk"),
-    (45, 49, "Vous avez du jus !", "Juiced enough"),
-    (50, 54, "Mandarin-fique !", "Jaffa-bulous"),
-    (55, 59, "Tout simplement sub-lime !", "Sub-lime"),
-    (60, None, "Vous avez le zeste gagnant !", "You're the zest!"),
-)
+
+# Actions (op, a, b). Live count: a = player, b = die slot (colour * 5 + die).
+NEW = const(16)  # a die showing 1 (in slot b if free, else the colour's first free slot)
+MOUSE_FACE = const(17)  # a mouse-face die, likewise; b + 16: on a split zone
+UPGRADE = const(18)  # the die moves onto a matching food zone: one face up (15 stays 15)
+SPLIT = const(19)  # the die moves onto a matching split zone, unchanged
+RESERVE = const(20)  # the die is overlapped by another type: back to the reserve
+PAWN = const(21)  # the mouse pawn replaces the mouse-face die in slot b
+PAWN_OUT = const(22)  # b = colour: the pawn instead of a mouse-face die, none of them left
+FIELD = const(23)  # a = player * 32 + field: a quick-count index, or 16 + 0 bonus, 1 multiplier,
+#                   2 target (the recipe challenge; the target is every player's)
 
 
-def automne_upgrade(face):
-    """Automne: a die moved onto a matching food zone goes up one step, 1-3-6-10-15 (15 stays)."""
-    i = AUTOMNE_FACES.index(face)
-    return AUTOMNE_FACES[min(i + 1, len(AUTOMNE_FACES) - 1)]
-
-
-def grove_grow(face, fruit):
-    """Grove: a die (face 0 = no die yet) after a matching overlap adding `fruit`: above 6 it
-    is a basket (10); a basket grown again is the wheelbarrow (15)."""
-    if face >= BASKET:
-        return WHEELBARROW
-    return BASKET if face + fruit > 6 else face + fruit
-
-
-def automne_score(counts, split_zone_dice=0, mouse_face_dice=0, mouse_pawn=False):
-    """counts[i] = dice showing AUTOMNE_FACES[i]. Sum of faces - 1 per die on a split zone -
-    2 per mouse-face die - 5 for the mouse pawn."""
+def automne_score(values, split=0, mouse=0, pawn=False):
+    # values[i] = dice showing AUTOMNE_FACES[i]. Sum of faces - 1 per die on a split zone -
+    # 2 per mouse-face die - 5 for the mouse pawn.
     total = 0
-    for i, n in enumerate(counts):
+    for i, n in enumerate(values):
         total += AUTOMNE_FACES[i] * n
-    total -= SPLIT_COST * split_zone_dice + MOUSE_COST * mouse_face_dice
-    return total - (MOUSE_PAWN_COST if mouse_pawn else 0)
+    return total - split - 2 * mouse - (5 if pawn else 0)
 
 
-def grove_score(counts, wheelbarrow=False, squirrel=False, squirrel_adjacent_dice=0):
-    """counts[i] = scoring dice (not on glades) showing GROVE_FACES[i]. Sum + 15 for the
-    wheelbarrow - (1 + 1 per die on a tree next to the squirrel) when the squirrel is out."""
-    total = 0
-    for i, n in enumerate(counts):
+def grove_score(values, wheel=False, squirrel=False, near=0):
+    # values[i] = scoring dice (not on glades) showing GROVE_FACES[i]. Sum + 15 for the
+    # wheelbarrow - (1 + 1 per die `near`, on a tree next to the squirrel) when the squirrel is
+    # out.
+    total = 15 if wheel else 0
+    for i, n in enumerate(values):
         total += GROVE_FACES[i] * n
-    if wheelbarrow:
-        total += WHEELBARROW
-    if squirrel:
-        total -= 1 + squirrel_adjacent_dice
-    return total
+    return total - (1 + near if squirrel else 0)
 
 
-def band(game, score):
-    """The rating band of a score: {"min", "max", "title_fr", "title_en"} (None = no bound).
-    game: "automne" (or "hortis-automne") or "grove" (or "hortis")."""
-    table = AUTOMNE_BANDS if game in ("automne", "hortis-automne") else GROVE_BANDS
-    for lo, hi, fr, en in table:
-        if (lo is None or score >= lo) and (hi is None or score <= hi):
-            return {"min": lo, "max": hi, "title_fr": fr, "title_en": en}
-    raise ValueError("band: no band for " + str(score))  # unreachable: the table is open-ended
+def band(g, score):
+    # The rating band of a score: {"min", "max", "title_fr", "title_en"} (None = no bound);
+    # g: 0 for Automne (or "hortis-automne"), 1 for Grove (or "hortis").
+    g = 3 if g in (1, "hortis") else 0
+    i = 0
+    while i < 5 and score >= BANDS[g][i]:
+        i += 1
+    first = BANDS[g][i - 1] if i else None
+    n = BANDS[g][i] - 1 if i < 5 else None
+    return {"min": first, "max": n, "title_fr": BANDS[g + 1][i], "title_en": BANDS[g + 2][i]}
 
 
 def recipe_final(score, bonus, multiplier, target):
-    """Recipe challenge: (final, won): final = (score + bonus) x multiplier, won if >= target."""
-    final = (score + bonus) * multiplier
-    return final, final >= target
+    # Recipe challenge: (final, won): final = (score + bonus) x multiplier, won if >= target.
+    total = (score + bonus) * multiplier
+    return total, total >= target
 
 
 def winners(names, scores, dice_used):
-    """Highest score; tie -> most dice used; still tied -> shared (input order)."""
-    return ck.best(names, [(s, dice_used[i]) for i, s in enumerate(scores)])
+    # Highest score; tie -> most dice used; still tied -> shared (input order).
+    keys = [(s, dice_used[i]) for i, s in enumerate(scores)]
+    top = max(keys) if keys else None
+    return [n for i, n in enumerate(names) if keys[i] == top]
 
 
-def _counts(d, path, faces):
-    dpath = ck.key(path, "dice")
-    dice = ck.obj(ck.need(d, path, "dice"), dpath)
-    names = [str(f) for f in faces]
-    for k in dice:
-        if k not in names:
-            ck.fail(ck.key(dpath, k), "not a die face (faces: " + ", ".join(names) + ")")
-    return [ck.integer(dice.get(n, 0), ck.key(dpath, n), 0, MAX_DICE) for n in names]
+# --- the device's counter ---------------------------------------------------------------
+def new(players, colours, first=0, g=0, lv=0, rc=0):
+    # g: 1 for Grove; lv: 1 for a live count (Automne only); rc: 1 with the recipe challenge.
+    state = table.new_table(players, colours, first)
+    g = 1 if g else 0
+    lv = 1 if lv and not g else 0
+    state.update({"g": g, "lv": lv, "rc": 1 if rc else 0, "tg": 0})
+    state["bo"] = [0] * players
+    state["mu"] = [1] * players
+    if lv:
+        state["d"] = [[0] * 15 for _ in range(players)]
+        state["pw"] = [0] * players
+        state["end"] = 0
+        state["rnd"] = 2  # card 1 starts the forest
+    else:
+        state["q"] = [[0] * (10 if g else 8) for _ in range(players)]
+    return state
 
 
-def _int(d, path, name, lo, hi, default=None):
-    v = d.get(name, default) if default is not None else ck.need(d, path, name)
-    return ck.integer(v, ck.key(path, name), lo, hi)
+def score(state, p):
+    # Player p's score as counted so far.
+    if state["g"]:
+        q = state["q"][p]
+        return grove_score(q[:6], q[7], q[8], q[9])
+    if not state["lv"]:
+        q = state["q"][p]
+        return automne_score(q[:5], q[6], q[5], q[7])
+    values = [0] * 6  # the live dice: faces, then mouse faces
+    split = 0
+    for v in state["d"][p]:
+        if v:
+            values[(v & 7) - 1] += 1
+        if v & 8:  # on a split zone
+            split += 1
+    return automne_score(values[:5], split, values[5], state["pw"][p])
 
 
-def _recipe(d, path, score):
-    rpath = ck.key(path, "recipes")
-    r = ck.obj(d["recipes"], rpath)
-    target = _int(r, rpath, "target", 0, None)
-    final, won = recipe_final(
-        score, _int(r, rpath, "bonus", 0, None, 0), _int(r, rpath, "multiplier", 1, None, 1), target
-    )
-    return {"final": final, "target": target, "won": won}
+def dice_used(state, p):
+    # Dice in player p's forest or grove (the tie-break), mouse-face and glade dice included.
+    if state["lv"]:
+        return 15 - state["d"][p].count(0)
+    return sum(state["q"][p][: 7 if state["g"] else 6])
 
 
-def _one_automne(d, path):
-    ck.obj(d, path)
-    counts = _counts(d, path, AUTOMNE_FACES)
-    mouse = _int(d, path, "mouse_face_dice", 0, MAX_DICE)
-    used = sum(counts) + mouse
-    if used > MAX_DICE:
-        ck.fail(
-            ck.key(path, "dice"),
-            str(used) + " dice in all with mouse_face_dice, the game has " + str(MAX_DICE),
-        )
-    split = _int(d, path, "split_zone_dice", 0, MAX_DICE)
-    if split > used:
-        ck.fail(
-            ck.key(path, "split_zone_dice"),
-            str(split) + " dice on split zones but only " + str(used) + " dice in the forest",
-        )
-    pawn = ck.boolean(ck.need(d, path, "mouse_pawn"), ck.key(path, "mouse_pawn"))
-    return automne_score(counts, split, mouse, pawn), used
+def final(state, p):
+    # (final, won): the recipe challenge's verdict; (score, None) without it.
+    if not state["rc"]:
+        return score(state, p), None
+    return recipe_final(score(state, p), state["bo"][p], state["mu"][p], state["tg"])
 
 
-def _one_grove(d, path):
-    ck.obj(d, path)
-    counts = _counts(d, path, GROVE_FACES)
-    scoring = sum(counts)
-    used = scoring + _int(d, path, "glade_dice", 0, MAX_DICE, 0)
-    if used > MAX_DICE:
-        ck.fail(
-            ck.key(path, "dice"),
-            str(used) + " dice in all with glade_dice, the game has " + str(MAX_DICE),
-        )
-    wheel = ck.boolean(ck.need(d, path, "wheelbarrow"), ck.key(path, "wheelbarrow"))
-    squirrel = ck.boolean(ck.need(d, path, "squirrel"), ck.key(path, "squirrel"))
-    apath = ck.key(path, "squirrel_adjacent_dice")
-    adjacent = _int(d, path, "squirrel_adjacent_dice", 0, 4, 0)
-    if adjacent and not squirrel:
-        ck.fail(apath, "must be 0 (or left out) when the squirrel is not in the grove")
-    if adjacent > scoring:
-        ck.fail(
-            apath,
-            str(adjacent) + " dice next to the squirrel but only " + str(scoring) + " scoring dice",
-        )
-    return grove_score(counts, wheel, squirrel, adjacent), used
+def reduce(state, action):
+    from potager.core.games import hortis_count
+
+    return hortis_count.reduce(state, action)
 
 
-def _score(data, game, one):
-    ck.obj(data, "")
-    if "players" not in data:
-        s, used = one(data, "")
-        out = {"score": s, "dice_used": used, "band": band(game, s)}  # type: dict
-        if "recipes" in data:
-            out["recipe"] = _recipe(data, "", s)
-        return out
-    ps = ck.players(data, 1, None)
-    rows, keys, dice, target = [], [], [], None
-    for i, p in enumerate(ps):
-        path = ck.item("players", i)
-        s, used = one(p, path)
-        row = {"name": p["name"], "score": s, "dice_used": used, "band": band(game, s)}  # type: dict
-        if ("recipes" in p) != ("recipes" in ps[0]):
-            ck.fail(ck.key(path, "recipes"), "give recipes for every player or for none")
-        if "recipes" in p:
-            row["recipe"] = _recipe(p, path, s)
-            if target is not None and row["recipe"]["target"] != target:
-                ck.fail(
-                    ck.key(path, "recipes.target"),
-                    "every player sets aside the same 2 recipes: the target must be " + str(target),
-                )
-            target = row["recipe"]["target"]
-        rows.append(row)
-        keys.append(row["recipe"]["final"] if "recipe" in row else s)
-        dice.append(used)
-    return {"players": rows, "winners": winners([r["name"] for r in rows], keys, dice)}
+def check(state):
+    from potager.core.games import hortis_check
 
-
-def score_automne(data):
-    """Score HORTIS Automne (one forest, or {"players": [...]}); ValueError names a bad field."""
-    return _score(data, "automne", _one_automne)
-
-
-def score_grove(data):
-    """Score HORTIS (Grove) (one grove, or {"players": [...]}); ValueError names a bad field."""
-    return _score(data, "grove", _one_grove)
+    hortis_check.check(state)

@@ -1,0 +1,121 @@
+# HORTIS counter: the setup, the game screen, and where the parts load.
+#
+# The game screen is a frame around a body: the quick-count form (hortis_quick) or the live
+# count grid with its events (hortis_live, Automne only). The result with the recipe challenge
+# is hortis_result; the end of the game and the records hortis_end. The board compiles .py in
+# RAM and needs room in large pieces for it: the rules are compiled with this module (the setup),
+# the body and the result by new_state(), before the game starts; at the end the parts and the
+# reducer are dropped before hortis_end is compiled (load()). The result is opened and the game
+# ended by the frame's tick(), once the screens that asked for it are gone (show(): 1 the
+# result, 2 the end). TURN hands over to the next player's forest (live: after the last player,
+# the next card); BACK undoes, hold BACK redoes, hold OK shows the help. Text keys have 11+
+# characters: shorter string constants would stay in RAM as qstrs on MicroPython.
+
+import sys
+
+from potager.core import keys, registry
+from potager.core.gestures import SHORT
+from potager.ui import table
+
+__import__("potager.core.games.hortis_count")  # the rules, compiled now (RAM in large pieces)
+
+
+def default_setup():
+    values = table.default_setup(1)
+    values.update({"g": 0, "lv": 0, "rc": 0})  # game, live count, recipe challenge
+    return values
+
+
+def setup_fields(app, values):
+    # Game, count, players, recipes, then a colour per player.
+    tr = app.tr
+    out = [
+        (tr("hortis.game"), tr("hortis.game" + str(values["g"]))),
+        (tr("hortis.count"), tr("hortis.count" + str(values["lv"]))),
+        (tr("players"), str(values["players"])),
+        (tr("hortis.recipes"), tr("on" if values["rc"] else "off")),
+    ]
+    return out + table.setup_fields(app, values)[2:]
+
+
+def setup_change(values, field, delta):
+    if field == 1 and values["g"]:
+        return "hortis_live_automne"
+    if field in (0, 1, 3):
+        key = ("g", "lv", "", "rc")[field]
+        values[key] = 1 - values[key]
+        values["lv"] = 0 if values["g"] else values["lv"]
+        return None
+    # players, then the colours: the table's fields 0 and 2...
+    return table.setup_change(values, 0 if field == 2 else field - 2, delta)
+
+
+def new_state(values):
+    from potager.core.games import hortis
+
+    load("hortis_live" if values["lv"] else "hortis_quick")  # compiled before the game starts
+    load("hortis_result")
+    n = values["players"]
+    return hortis.new(n, values["col"][:n], 0, values["g"], values["lv"], values["rc"])
+
+
+def load(name, first=()):
+    # The module potager.ui.<name>, compiled when needed: the modules `first` (potager.<key>)
+    # are dropped and the garbage collected before.
+    path = "potager.ui." + name
+    if path not in sys.modules:
+        for key in first:
+            registry.forget("potager." + key)
+    return registry.load(path)
+
+
+class GameScreen(table.GameScreen):
+    def __init__(self, app):
+        self.lv = app.engine.state["lv"]  # set by new(), never changed
+        self.ui = None  # the body's module, loaded by load()
+        self.cursor = self.col = 0  # the body's cursor: field or dice colour, die
+        self.due = 0  # for tick(): 1 the result, 2 the end of the game
+
+    def load(self):
+        if self.ui is None:
+            self.ui = load("hortis_live" if self.lv else "hortis_quick")
+        return self.ui
+
+    def show(self, app, due):
+        # Back to this screen; then tick() shows the result (1) or ends the game (2).
+        while app.screen() is not self and len(app.stack) > 1:
+            app.pop()
+        self.due = due
+
+    def tick(self, app, now):
+        if self.due:
+            due = self.due
+            self.due = 0
+            if due == 2:  # the parts and the reducer are dropped: room to compile
+                self.ui = None
+                parts = "ui.hortis_quick", "ui.hortis_live", "ui.hortis_result"
+                load("hortis_end", parts + ("core.games.hortis_count",)).finish(app)
+            else:
+                app.push(load("hortis_result").ResultScreen(self, app))
+
+    def on_key(self, app, key, kind):
+        self.HELP = self.load().HELP
+        if key < keys.OK or (key == keys.OK and kind == SHORT):
+            if self.load().on_key(self, app, key, kind):
+                self.due = 1  # the result
+            app.changed()
+            return True
+        value = app.engine.state.get("end")
+        handled = table.GameScreen.on_key(self, app, key, kind)
+        if key == keys.TURN and not value and app.engine.state.get("end"):
+            self.due = 1  # the 9th card is done: the result
+        return handled
+
+    def rows(self, app):
+        return self.load().rows(self, app)
+
+    def leds(self, app, out):
+        self.load().leds(self, app, out)
+
+    def finish(self, app):
+        self.show(app, 2)

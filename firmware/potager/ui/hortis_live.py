@@ -1,0 +1,135 @@
+# HORTIS Automne live count: the 15 dice of the forest, followed card by card.
+#
+# Row 0: the card (2-9: card 1 starts the forest), the running score, the player. Rows 1-3: a
+# colour each (green, yellow, brown) and its 5 dice: "·" in the reserve, the face (1 3 6 10
+# 15), "-2" the mouse face; "/" after a die: on a split zone. Row 4: the mouse pawn. OK on a
+# die: what happened to it, or to its colour, with the card just played (Events). The
+# ring shows the cards: those played dim, the current one blinking, all nine lit at the end.
+
+from potager.core import keys
+from potager.core.games import hortis
+from potager.ui import table, view
+from potager.ui.screens import ListScreen
+from potager.ui.view import COLS, CURSOR, right, split
+
+HELP = (
+    (
+        ("▲▼", "hortis.help_row"),
+        ("◄►", "hortis.help_die"),
+        ("OK", "hortis.help_ok"),
+        ("TURN", "hortis.help_card"),
+    )
+    + table.GameScreen.HELP[1:4]  # hold TURN, BACK, hold BACK
+    + table.GameScreen.HELP[5:]  # hold OK
+    + (("-2", "hortis.help_mouse"), ("6/", "hortis.help_split"), ("·", "hortis.help_reserve"))
+)
+
+
+def symbol(v):
+    # A die as the grid shows it (see above).
+    return "·" if not v & 7 else "-2" if v & 7 == 6 else str(hortis.AUTOMNE_FACES[(v & 7) - 1])
+
+
+def rows(screen, app):
+    state = app.engine.state
+    p = state["act"]
+    left = app.tr("hortis.card") + " " + str(state["rnd"]) + app.tr("hortis.of_nine")
+    timer = table.timer_text(app)
+    right_text = " " + app.tr("hortis.points") + " " + view.player_tag(state, p)
+    out = [split(left + " " + timer if timer else left, str(hortis.score(state, p)) + right_text)]
+    for n in range(3):
+        line = app.tr("hortis.colour" + str(n))
+        for i in range(5):
+            v = state["d"][p][n * 5 + i]
+            line += CURSOR if n == screen.cursor and i == screen.col else " "
+            line += right(symbol(v), 2) + ("/" if v & 8 else " ")
+        out.append(line)
+    if state["end"]:
+        out.append(view.fit(app.tr("hortis.done"), COLS))
+    else:
+        text = app.tr("hortis.pawn") + " " + app.tr("hortis.pawn" + str(state["pw"][p]))
+        out.append(view.fit(text, COLS))
+    return out
+
+
+def on_key(screen, app, key, kind):
+    if key == keys.OK:
+        if app.engine.state["end"]:
+            return True  # the result
+        app.push(Events(screen, app))
+    elif key in (keys.UP, keys.DOWN):
+        screen.cursor = (screen.cursor + (1 if key == keys.DOWN else -1)) % 3
+    else:
+        screen.col = (screen.col + (1 if key == keys.RIGHT else -1)) % 5
+    return False
+
+
+def leds(screen, app, out):
+    # Pixels 0-8 are the cards, in the colour of the player whose forest is shown.
+    state = app.engine.state
+    rgb = view.COLOURS[state["col"][state["act"]]][0]
+    for i in range(len(out)):
+        level = 0
+        if i < 9:
+            if state["end"]:
+                level = table.NEXT_LEVEL
+            elif i + 1 < state["rnd"]:
+                level = table.SEAT_LEVEL
+            elif i + 1 == state["rnd"]:
+                level = table.ACTIVE_LEVEL if app.blink_on else table.SEAT_LEVEL
+        out[i] = view.dim(rgb, level)
+
+
+# What happened to one die with the card just played: the events that apply to it; then, when
+# its colour's reserve is empty, its colour's (a new die is refused with the reason; the mouse
+# pawn may go instead); then Result and Game menu.
+class Events(ListScreen):
+    def __init__(self, screen, app):
+        ListScreen.__init__(self)
+        self.screen = screen
+        state = app.engine.state
+        self.active = state["act"]
+        values = state["d"][self.active]
+        slot = screen.cursor * 5 + screen.col
+        self.value = v = values[slot]
+        if not v:
+            out = [(hortis.NEW, slot), (hortis.MOUSE_FACE, slot), (hortis.MOUSE_FACE, slot + 16)]
+        elif v & 7 == 6:  # the mouse face
+            out = [(hortis.PAWN, slot)]
+        else:
+            out = [(hortis.UPGRADE, slot)] + ([] if v & 8 else [(hortis.SPLIT, slot)])
+            out.append((hortis.RESERVE, slot))
+        if 0 not in values[slot - screen.col : slot - screen.col + 5]:
+            out += [(hortis.NEW, slot), (hortis.MOUSE_FACE, slot), (hortis.PAWN_OUT, screen.cursor)]
+        self.entries = out
+
+    def title(self, app):
+        v = self.value
+        text = app.tr("hortis.dice" + str(self.screen.cursor)) + " " + symbol(v)
+        return text + ("/" if v & 8 else "")
+
+    def items(self, app):
+        out = []
+        for op, b in self.entries:
+            text = app.tr("hortis.event" + str(7 if b >= 16 else op - hortis.NEW))
+            if op == hortis.UPGRADE:
+                text += (
+                    " "
+                    + symbol(self.value)
+                    + app.tr("hortis.arrow")
+                    + symbol(min((self.value & 7) + 1, 5))
+                )
+            out.append(text)
+        return out + [app.tr("hortis.open_result"), app.tr("hortis.game_menu")]
+
+    def choose(self, app, index):
+        if index < len(self.entries):
+            op, b = self.entries[index]
+            if app.act((op, self.active, b)):
+                app.pop()
+        elif index == len(self.entries):
+            self.screen.show(app, 1)  # the result
+        else:
+            from potager.ui.menu import MenuScreen
+
+            app.replace(MenuScreen(self.screen))
