@@ -35,6 +35,7 @@ def test_the_self_test_shows_pattern_keys_ring_nvm_and_board():
     keys = [f["screen"][3][:12] for f in result.frames]
     assert "Keys ○·····T" in keys  # UP seen, TURN held down, the rest not tried yet
     assert rows[3].startswith("Keys ○·····○")  # TURN released
+    assert [hz for _, _, hz in result.tones][-2:] == [2000, 3200]  # a click for UP, for TURN
     chase = [f["leds"] for f in result.frames[-40:]]
     lit = {next(i for i, c in enumerate(leds) if c != "#000000") for leds in chase if any(
         c != "#000000" for c in leds)}  # fmt: skip

@@ -80,6 +80,8 @@ class SelfTestScreen(Screen):
     def raw_key(self, app, key, pressed):
         self.down[key] = pressed
         self.seen[key] = self.seen[key] or pressed
+        if pressed:
+            app.beep(2000 + 200 * key, 40)  # the piezo answers every key
         app.changed()
 
     def on_key(self, app, key, kind):
