@@ -198,10 +198,3 @@ def test_release_without_press_is_ignored():
 )  # fmt: skip
 def test_seats_spread_evenly_around_the_ring(players, pixels):
     assert [table.seat_pixel(s, players) for s in range(players)] == pixels
-
-
-def test_setup_checks():
-    assert table.check_setup(0, [], 0) == "bad_players"
-    assert table.check_setup(2, [1, 1], 0) == "colour_twice"
-    assert table.check_setup(2, [1, 2], 2) == "bad_player"
-    assert table.check_setup(6, [0, 1, 2, 3, 4, 5], 5) is None

@@ -9,7 +9,7 @@ opens the real hardware, and it is the only loop.
 import gc
 
 from potager import lang
-from potager.core import history, keys, persist, registry
+from potager.core import keys, persist, registry
 from potager.core.clock import OVERTIME, Clock, warning_stage
 from potager.core.compat import const
 from potager.core.crc import crc16
@@ -328,7 +328,9 @@ class App:
         if self.engine is None:
             return
         state = self.engine.state
-        history.add(self.history, self.mode, state["col"], totals, winners)
+        registry.load("potager.core.history").add(
+            self.history, self.mode, state["col"], totals, winners
+        )
         self.close_game(HomeScreen())
         self.push(registry.load("potager.ui.menu").ResultsScreen(state, totals, winners))
 

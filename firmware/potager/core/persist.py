@@ -10,6 +10,7 @@ record, so a write torn at any byte leaves the other slot, and the game before i
 import json
 import struct
 
+from potager.core.compat import const
 from potager.core.crc import crc16
 
 MAGIC = b"PG"
@@ -20,10 +21,10 @@ _ACTION = "<Bhh"
 ACTION_SIZE = 5
 
 # load() status
-OK = "ok"
-BLANK = "blank"  # never written: first boot
-CORRUPT = "corrupt"  # written by something else, or damaged
-OLD_FORMAT = "old_format"  # a format this firmware cannot read
+OK = const(0)
+BLANK = const(1)  # never written: first boot
+CORRUPT = const(2)  # written by something else, or damaged
+OLD_FORMAT = const(3)  # a format this firmware cannot read
 
 
 def encode_payload(meta, log):
@@ -58,7 +59,7 @@ def _record(seq, payload):
 
 
 def _read_slot(nvm, start, size):
-    """(seq, payload) of a valid slot, ("old", None) for another format, or None."""
+    """(seq, payload) of a valid slot, (None, None) for another format, or None."""
     header = bytes(nvm[start : start + HEADER_SIZE])
     if header[:2] != MAGIC:
         return None
@@ -69,7 +70,7 @@ def _read_slot(nvm, start, size):
     if crc16(payload, crc16(header[:10])) != crc:
         return None
     if version != FORMAT:
-        return ("old", None)
+        return (None, None)
     return (seq, payload)
 
 
@@ -97,7 +98,7 @@ class Store:
             found = _read_slot(self.nvm, slot * self.slot_size, self.slot_size)
             if found is None:
                 continue
-            if found[0] == "old":
+            if found[0] is None:
                 old = True
             elif best is None or found[0] > best[0]:
                 best = (found[0], found[1], slot)

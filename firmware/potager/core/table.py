@@ -79,17 +79,6 @@ def new_table(players, colours, first=0):
     }
 
 
-def check_setup(players, colours, first, lo=1, hi=MAX_PLAYERS):
-    """Reason key when a setup is not playable, else None."""
-    if not lo <= players <= hi:
-        return "bad_players"
-    if len(colours) != players or len(set(colours)) != players:
-        return "colour_twice"
-    if not 0 <= first < players:
-        return "bad_player"
-    return None
-
-
 def next_in(state, player, step=None):
     """The next player still in after `player`, turning `step` (default: the direction)."""
     step = state["dir"] if step is None else step
