@@ -6,7 +6,6 @@
 # one-copy-per-player mode): the records are the device's. The records screen: OK or BACK back.
 
 import gc
-import sys
 
 from potager.ui.screens import ListScreen
 from potager.ui.view import COLS, split
@@ -16,8 +15,8 @@ def finish(app):
     # The finals (with the recipe challenge) rank the players, the most dice used breaks a tie;
     # every score goes into the records. The records screen takes the game screen's place, and
     # the game goes into the history at its first tick(): by then the mode's modules are free to
-    # go (the App unloads them from sys.modules when the game closes; they are taken from their
-    # packages here), so that the results screen's module finds room to compile.
+    # go (the App forgets them when the game closes), so that the results screen's module finds
+    # room to compile.
     from potager.core.games import hortis
 
     state = app.engine.state
@@ -38,11 +37,6 @@ def finish(app):
     screen = RecordsScreen(app, new)  # written now: the game's texts go with the game
     screen.totals = totals
     screen.winners = winners
-    for key in list(sys.modules):
-        if "hortis" in key and key[0] == "p":  # potager's (not a test module's)
-            i = key.rfind(".")
-            if hasattr(sys.modules[key[:i]], key[i + 1 :]):
-                delattr(sys.modules[key[:i]], key[i + 1 :])
     app.replace(screen)
 
 
