@@ -1,7 +1,6 @@
 """The App on pure fakes: screens, keys, saving policy, power cuts, bad saves; and the same
 script under the real MicroPython with the heap budget and no idle allocation."""
 
-import json
 import sys
 from pathlib import Path
 
@@ -213,13 +212,7 @@ SCRIPT = NEW_GAME_EN + "press RIGHT\nhold RIGHT 1000\npress TURN\npress DOWN\npr
 
 @pytest.mark.micropython
 def test_same_game_under_micropython_fixed_heap_and_idle_loop_allocates_nothing(tmp_path):
-    script = tmp_path / "game.txt"
-    script.write_text(SCRIPT)
-    result = mpy_runner.run(
-        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
-    )
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
+    out = mpy_runner.run_app(SCRIPT, tmp_path)
     board = started(SCRIPT)
     assert out["snapshot"]["state"] == board.app.snapshot()["state"]
     assert out["rows"] == board.rows()

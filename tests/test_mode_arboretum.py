@@ -670,16 +670,8 @@ def test_compact_game_ends_with_the_tie_broken():
 
 @pytest.mark.micropython
 def test_whole_game_under_micropython_fixed_heap_and_idle_loop_allocates_nothing(tmp_path):
-    # Up to "End the game and keep the result?": the results screen the final OK opens is the
-    # framework's (potager.ui.menu with settings' statistics), which alone needs more than the
-    # 128K budget since the results show the table statistics; the end itself is tested above.
-    script = tmp_path / "game.txt"
-    script.write_text(compact_script(end=False))
-    result = mpy_runner.run(
-        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
-    )
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
+    # Up to "End the game and keep the result?"; the next test goes on to the results.
+    out = mpy_runner.run_app(compact_script(end=False), tmp_path)
     board = PureBoard()
     board.script(compact_script(end=False))
     assert board.app.snapshot()["screen"] == "ConfirmScreen"
@@ -690,14 +682,19 @@ def test_whole_game_under_micropython_fixed_heap_and_idle_loop_allocates_nothing
 
 
 @pytest.mark.micropython
+def test_whole_game_to_the_results_under_micropython(tmp_path):
+    out = mpy_runner.run_app(compact_script(end=True), tmp_path)
+    board = PureBoard()
+    board.script(compact_script(end=True))
+    assert board.app.snapshot()["screen"] == "ResultsScreen"
+    assert out["snapshot"] == board.app.snapshot()
+    assert out["rows"] == board.rows()
+
+
+@pytest.mark.micropython
 def test_mid_game_idle_loop_allocates_nothing_under_micropython(tmp_path):
-    script = tmp_path / "game.txt"
-    script.write_text(DEMO.read_text())  # ends on the species screen
-    result = mpy_runner.run(
-        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
-    )
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["idle_growth_bytes"] == 0
+    out = mpy_runner.run_app(DEMO.read_text(), tmp_path)  # ends on the species screen
+    assert out["idle_growth_bytes"] == 0
 
 
 # ================================================================ simulator

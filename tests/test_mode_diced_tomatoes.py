@@ -667,13 +667,7 @@ def test_the_whole_game_on_cpython():
 
 @pytest.mark.micropython
 def test_the_whole_game_under_micropython_with_the_budget_heap(tmp_path):
-    script = tmp_path / "game.txt"
-    script.write_text(GAME)
-    result = mpy_runner.run(
-        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
-    )
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
+    out = mpy_runner.run_app(GAME, tmp_path)
     board = PureBoard()
     board.script(GAME)
     assert out["snapshot"]["state"] == board.app.snapshot()["state"]

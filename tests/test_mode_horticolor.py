@@ -233,8 +233,7 @@ press OK
 
 # A shorter whole game for the heap budget (the harness keeps the script in RAM): three
 # rounds, dice rolled, a bonus, a shortage, a spend, discards, a power cut, the final points.
-# It stops on the final scoring, winner marked: the results screen after it is shared by
-# every mode (see test_whole_game_under_micropython_with_the_budget_heap).
+# It stops on the final scoring, winner marked; a test goes on to record it.
 MICRO = """press DOWN
 press OK
 press DOWN
@@ -905,16 +904,8 @@ def test_the_setup_fields_come_from_the_table_with_the_quick_draft():
 def test_whole_game_under_micropython_with_the_budget_heap(tmp_path):
     # The heap the mode leaves free: each of the mode's modules is compiled before play and
     # keeps to few names (see potager/ui/horticolor.py). The script stops on the final
-    # scoring with the winner marked: the results screen after it (shared by every mode)
-    # imports ui/settings.py for the statistics, which takes MicroPython past 620 names and
-    # needs a new 7 KB block at once - not found in a heap that a whole game has broken up.
-    script = tmp_path / "game.txt"
-    script.write_text(MICRO)
-    result = mpy_runner.run(
-        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
-    )
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
+    # scoring with the winner marked; the next test records the result.
+    out = mpy_runner.run_app(MICRO, tmp_path)
     board = started(MICRO)
     assert out["snapshot"]["state"] == board.app.snapshot()["state"]
     assert out["rows"] == board.rows()
@@ -923,14 +914,19 @@ def test_whole_game_under_micropython_with_the_budget_heap(tmp_path):
 
 
 @pytest.mark.micropython
+def test_the_game_recorded_and_its_results_under_micropython(tmp_path):
+    script = MICRO + "press TURN\npress OK\n"  # record the result, confirm
+    out = mpy_runner.run_app(script, tmp_path)
+    board = started(script)
+    assert board.app.history[-1][1:] == ["horticolor", [0, 1, 2], [20, 21, 0], [1]]
+    assert out["rows"] == board.rows() and out["rows"][1] == "▶ 1 ●P2*          21 "
+
+
+@pytest.mark.micropython
 def test_the_mix_helper_idles_without_allocating_under_micropython(tmp_path):
-    script = tmp_path / "dice.txt"
-    script.write_text(SETUP_3 + "press TURN\nhold LEFT 600\npress OK\npress RIGHT\n")
-    result = mpy_runner.run(
-        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
+    out = mpy_runner.run_app(
+        SETUP_3 + "press TURN\nhold LEFT 600\npress OK\npress RIGHT\n", tmp_path
     )
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
     assert out["rows"][0].startswith("Dice ●") and out["idle_growth_bytes"] == 0
 
 

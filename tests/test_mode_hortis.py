@@ -604,13 +604,7 @@ def test_compact_game_on_cpython():
 
 @pytest.mark.micropython
 def test_whole_game_under_micropython_fixed_heap_and_idle_loop_allocates_nothing(tmp_path):
-    script = tmp_path / "game.txt"
-    script.write_text(COMPACT)
-    result = mpy_runner.run(
-        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
-    )
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
+    out = mpy_runner.run_app(COMPACT, tmp_path)
     board = board_after(COMPACT)
     assert out["snapshot"]["state"] == board.app.snapshot()["state"]
     assert out["rows"] == board.rows()
@@ -619,13 +613,7 @@ def test_whole_game_under_micropython_fixed_heap_and_idle_loop_allocates_nothing
 
 @pytest.mark.micropython
 def test_live_grid_idle_loop_allocates_nothing_under_micropython(tmp_path):
-    script = tmp_path / "mid.txt"
-    script.write_text(TO_CARD_8)  # on the grid
-    result = mpy_runner.run(
-        MPY / "run_app.py", script, 10000, heap="128K", path=(mpy_runner.FIRMWARE, MPY)
-    )
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
+    out = mpy_runner.run_app(TO_CARD_8, tmp_path)  # on the grid
     assert out["rows"][0].startswith("Card 8/9") and out["idle_growth_bytes"] == 0
 
 
