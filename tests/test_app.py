@@ -232,7 +232,7 @@ def test_end_game_files_the_result_and_shows_ranking_and_statistics():
     board.script("press DOWN\n" * 5)
     assert board.rows()[3] == "    turns  time   max"
     assert board.rows()[4] == "▶♥P1    1  0:05  0:05"
-    assert board.app.history[-1][1:] == ["free", [0, 1, 2, 3], [1, 2, 0, 0], [1]]
+    assert board.app.history[-1][1:5] == ["free", [0, 1, 2, 3], [1, 2, 0, 0], [1]]
     assert board.app.engine is None
     board.script("press OK")
     assert board.app.snapshot()["screen"] == "HomeScreen"

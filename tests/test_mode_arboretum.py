@@ -532,7 +532,7 @@ def test_whole_rulebook_game_through_the_app_into_the_history():
     assert rows_of(board)[:4] == ["Totals            ♥P1", "▶♥P1*  19", " ●P2    7", " ♣P3   11"]
     assert board.pixels.leds[0] == view.COLOURS[0][0]  # the winner's seat
     board.script("press OK\npress OK")  # end the game: yes
-    assert board.app.history[-1][1:] == ["arboretum", [0, 1, 2], [19, 7, 11], [0]]
+    assert board.app.history[-1][1:5] == ["arboretum", [0, 1, 2], [19, 7, 11], [0]]
     assert board.app.engine is None and board.app.snapshot()["screen"] == "ResultsScreen"
     assert rows_of(board)[1] == "▶ 1 ♥P1*          19"
 
@@ -578,7 +578,7 @@ def test_end_game_waits_for_every_path_then_for_the_tie_break():
     assert board.pixels.leds[0] == view.COLOURS[0][0]  # the winner's seat lit
     assert board.pixels.leds[4] == view.dim(view.COLOURS[1][0], 24)
     board.script("press OK\npress OK")
-    assert board.app.history[-1][3:] == [[2, 2, 0], [0]]
+    assert board.app.history[-1][3:5] == [[2, 2, 0], [0]]
 
 
 def test_a_power_cut_in_the_middle_restores_the_game():
@@ -665,7 +665,7 @@ def compact_script(end=True):
 def test_compact_game_ends_with_the_tie_broken():
     board = PureBoard()
     board.script(compact_script())
-    assert board.app.history[-1][1:] == ["arboretum", [0, 1, 2], [3, 3, 2], [0]]
+    assert board.app.history[-1][1:5] == ["arboretum", [0, 1, 2], [3, 3, 2], [0]]
 
 
 @pytest.mark.micropython

@@ -462,7 +462,7 @@ def test_final_score_asks_the_dice_left_then_records_totals_and_winners():
     board.script("press OK")
     assert board.app.snapshot()["screen"] == "ResultsScreen"
     assert board.rows()[1] == "▶ 1 ♥P1*          35 "
-    assert board.app.history[-1][1:] == ["diced_tomatoes", [0, 1, 2, 3], [35, 1, 1, 1], [0]]
+    assert board.app.history[-1][1:5] == ["diced_tomatoes", [0, 1, 2, 3], [35, 1, 1, 1], [0]]
     assert board.app.engine is None
 
 
@@ -472,7 +472,7 @@ def test_ties_are_shared_wins():
     assert board.rows()[1] == "▶♥P1*  0 dice       1"
     assert board.rows()[2] == " ●P2*  0 dice       1"
     board.script("press OK\npress OK")
-    assert board.app.history[-1][3:] == [[1, 1], [0, 1]]
+    assert board.app.history[-1][3:5] == [[1, 1], [0, 1]]
 
 
 def test_basket_empty_from_the_menu_ends_at_once_after_asking():
@@ -507,7 +507,7 @@ def test_solo_goal_matches_and_the_result():
     board.script("press OK\nwait 3000")
     assert board.rows()[4].startswith("1/6 matched: lost")
     board.script("press OK\npress OK")
-    assert board.app.history[-1][3:] == [[1 + 3 + 3], []]  # lost: no winner
+    assert board.app.history[-1][3:5] == [[1 + 3 + 3], []]  # lost: no winner
 
 
 def test_solo_won_with_all_six_slots():
@@ -662,7 +662,7 @@ def test_the_whole_game_on_cpython():
     assert final["hv"] == [[1, 3, 3, 4, 5, 6], [], [1], [2, 2]]
     assert final["ka"] == [3, 4, 3, 3] and final["dv"] == [2, 3, 0, 0] and final["end"] == 1
     board.script(RECORD)
-    assert board.app.history[-1][3:] == [[41, 3, 8, 10], [0]]
+    assert board.app.history[-1][3:5] == [[41, 3, 8, 10], [0]]
 
 
 @pytest.mark.micropython

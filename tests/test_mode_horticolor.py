@@ -742,7 +742,7 @@ def test_a_whole_three_player_game_from_setup_to_the_winner():
     ]
     board.script(FINISH)
     assert board.app.engine is None
-    assert board.app.history[-1][1:] == ["horticolor", [0, 1, 2], [28, 28, 15], [1]]
+    assert board.app.history[-1][1:5] == ["horticolor", [0, 1, 2], [28, 28, 15], [1]]
     rows = board.rows()
     assert rows[:2] == ["Results              ", "▶ 1 ●P2*          28 "]
     assert "♥P1 " in rows[2] and rows[2].endswith(" 28 ") and "♣P3 " in rows[3]
@@ -918,7 +918,7 @@ def test_the_game_recorded_and_its_results_under_micropython(tmp_path):
     script = MICRO + "press TURN\npress OK\n"  # record the result, confirm
     out = mpy_runner.run_app(script, tmp_path)
     board = started(script)
-    assert board.app.history[-1][1:] == ["horticolor", [0, 1, 2], [20, 21, 0], [1]]
+    assert board.app.history[-1][1:5] == ["horticolor", [0, 1, 2], [20, 21, 0], [1]]
     assert out["rows"] == board.rows() and out["rows"][1] == "▶ 1 ●P2*          21 "
 
 

@@ -65,6 +65,14 @@ class App:
         self.history = []  # finished games (core.history records)
         self.records = {}  # per mode, kept across games and power cycles (e.g. personal bests)
         self.boot_at = now
+        # the device has no clock: whole seconds since boot, a power-session counter (from the
+        # save) and when the game in progress started, for the history (core.history)
+        self.up = 0
+        self.up_mark = now
+        self.session = 1
+        self.device_id = self.system.uid() if hasattr(self.system, "uid") else ""
+        self.game_t0 = 0
+        self.game_first = 0
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
         self.last_input = now
@@ -80,6 +88,12 @@ class App:
                 self.power.load(meta.get("set"))
                 self.history = meta.get("hist") or []
                 self.records = meta.get("rec") or {}
+                clock = meta.get("hx")
+                if clock:  # [device id, session, uptime, start player, seconds of the game]
+                    self.device_id = clock[0] or self.device_id
+                    self.session = clock[1] + 1
+                    self.game_first = clock[3]
+                    self.game_t0 = -clock[4]
                 if meta.get("mode"):
                     self.restore_game(meta["mode"], meta["base"], log)
             except Exception:  # a save that passes its CRC but not the rules: never trust it
@@ -111,6 +125,10 @@ class App:
     def step(self, now):
         """One pass of the main loop: input, timers, drawing, saving. Idle: allocates nothing."""
         self.now = now
+        gone = ticks_diff(now, self.up_mark)
+        if gone >= 1000:
+            self.up += gone // 1000
+            self.up_mark = (self.up_mark + gone // 1000 * 1000) % 0x20000000  # ticks wrap
         event = self.buttons.poll()
         while event is not None:
             self.last_input = now
@@ -306,6 +324,8 @@ class App:
 
     # ------------------------------------------------------------ game state
     def start_game(self, mode, state):
+        self.game_t0 = self.up
+        self.game_first = state["act"]
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode
         self.load_texts(mode)
@@ -328,8 +348,20 @@ class App:
         if self.engine is None:
             return
         state = self.engine.state
+        mode = self.mode
+        if mode == "hortis" and not state["g"]:
+            mode = "hortis-automne"  # as the score CLI names the two games
         registry.load("potager.core.history").add(
-            self.history, self.mode, state["col"], totals, winners
+            self.history,
+            mode,
+            state["col"],
+            totals,
+            winners,
+            None,
+            self.game_first,
+            self.up - self.game_t0,
+            self.session,
+            self.up,
         )
         self.close_game(HomeScreen())
         self.push(registry.load("potager.ui.menu").ResultsScreen(state, totals, winners))
@@ -357,6 +389,11 @@ class App:
             self.mark_unsaved()
         else:
             self.refuse("nothing_to_redo")
+
+    def clock_meta(self):
+        """What the save keeps of the clock: [device id, session, uptime, start player,
+        seconds the game in progress has run]."""
+        return [self.device_id, self.session, self.up, self.game_first, self.up - self.game_t0]
 
     def mark_unsaved(self):
         self.saving.mark(self.now)

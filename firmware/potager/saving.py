@@ -40,6 +40,7 @@ class Saving:
         meta = {"lang": app.language, "set": app.power.settings, "mode": app.mode, "base": None}
         meta["hist"] = app.history
         meta["rec"] = app.records
+        meta["hx"] = app.clock_meta()
         log = []
         if engine is not None:
             meta["base"] = engine.base

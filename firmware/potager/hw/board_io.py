@@ -45,6 +45,11 @@ class BoardIO:
     def now(self):
         return ticks_ms()
 
+    def uid(self):
+        """The chip's unique id in hex: names this device in the history export."""
+        uid = getattr(microcontroller.cpu, "uid", None) or b""
+        return "".join(["%02x" % b for b in uid])
+
     # what the self-test shows
     def board_id(self):
         return getattr(board, "board_id", "?")

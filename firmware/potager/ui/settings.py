@@ -44,6 +44,6 @@ class DeviceScreen(SettingsScreen):
 
 def export(app):
     """The history as checksummed lines on the USB serial console."""
-    for line in history.export_lines(app.history):
+    for line in history.export_lines(app.history, app.session, app.up, app.device_id):
         print(line)
     app.say("exported")
