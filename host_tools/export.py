@@ -21,13 +21,18 @@ unreadable file, a corrupt NVM image or an output that cannot be written. See do
 import argparse
 import contextlib
 import csv
+import importlib
 import io
 import json
+import os
 import re
+import stat
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, NoReturn, Optional, Protocol
 
@@ -43,11 +48,16 @@ PNG_SIZE = (640, 400)
 PNG_BACKGROUND = (244, 244, 240)
 PNG_INK = (24, 24, 24)
 PNG_UNKNOWN_COLOUR = (128, 128, 128)
+PNG_MAX_SEATS = 16  # bars still apart and labelled
 
-CSV_COLUMNS = ("seq", "mode", "player", "colour", "total", "winner")
+CSV_COLUMNS = (
+    "seq", "mode", "player", "colour", "total", "winner",
+    "name", "start", "date", "date_is", "duration_s",
+)  # fmt: skip
 
 Warn = Callable[[str], None]
 clock: Callable[[], float] = time.monotonic  # read_serial's clock in main (tests replace it)
+wall: Optional[Callable[[], datetime]] = None  # the host's time (None: now; tests replace it)
 
 
 class BadInput(Exception):
@@ -81,73 +91,164 @@ def colour_rgb(index: int) -> tuple[int, int, int]:
 
 
 # ----------------------------------------------------------------------------- games
+MAX_SEATS = 64  # a record with more is not the device's (it seats 6)
+MAX_TOTAL = 10**9
+MAX_SECONDS = 10**9  # ~31 years: durations and uptimes beyond are not the device's
+MAX_NAME = 64
+_MODE = re.compile(r"[a-z0-9_-]{1,32}\Z")
+_DEVICE = re.compile(r"[0-9a-f]{1,32}\Z")
+
+
 @dataclass(frozen=True)
 class Game:
-    """One history record [seq, mode, colours, totals, winners]; players are seats 0..n-1."""
+    """One history record; players are seats 0..n-1. Fields of format 2 records (names,
+    first, dur, session, up) are None for a format 1 record; session 0 is unknown.
+    The date (the game's start, the host's local time) is filled in by dating: `date_is`
+    "exact" (same power session as the export), "estimate" or "unknown"."""
 
     seq: int
     mode: str
     colours: tuple[int, ...]
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    names: tuple[str, ...] = ()
+    first: Optional[int] = None
+    dur: Optional[int] = None
+    session: int = 0
+    up: Optional[int] = None
+    date: Optional[datetime] = None
+    date_is: str = "unknown"
+
+    def name(self, p: int) -> str:
+        """The player's name as on the device: P1.. when none was given."""
+        return (self.names[p] if p < len(self.names) else "") or "P" + str(p + 1)
 
     def players(self) -> list[dict[str, Any]]:
         return [
             {
                 "seat": "P" + str(p + 1),
+                "name": self.name(p),
                 "colour": colour_name(self.colours[p]),
                 "total": self.totals[p],
                 "winner": p in self.winners,
+                "start": p == self.first,
             }
             for p in range(len(self.totals))
         ]
 
     def as_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "mode": self.mode, "players": self.players()}
+        return {
+            "seq": self.seq,
+            "mode": self.mode,
+            "date": date_text(self.date),
+            "date_is": self.date_is,
+            "duration_s": self.dur,
+            "start_player": None if self.first is None else "P" + str(self.first + 1),
+            "players": self.players(),
+        }
+
+
+def date_text(date: Optional[datetime]) -> Optional[str]:
+    return None if date is None else date.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def make_game(seq: Any, mode: Any, colours: Any, totals: Any, winners: Any) -> Game:
+def _is_text(value: Any) -> bool:
+    """A str that encodes to UTF-8 (no lone surrogate) and has no control character."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return value.isprintable()
+
+
+def _whole(name: str, value: Any, lo: int, hi: int) -> int:
+    if not _is_int(value) or not lo <= value <= hi:
+        raise ValueError("%s is not a whole number %d to %d" % (name, lo, hi))
+    return int(value)
+
+
+def make_game(
+    seq: Any,
+    mode: Any,
+    colours: Any,
+    totals: Any,
+    winners: Any,
+    names: Any = None,
+    first: Any = None,
+    dur: Any = None,
+    session: Any = 0,
+    up: Any = None,
+) -> Game:
     """A Game from a record's fields; ValueError naming what is wrong."""
-    if not _is_int(seq) or seq < 0:
-        raise ValueError("seq is not a whole number")
-    if not isinstance(mode, str) or not mode or mode.split() != [mode]:
+    _whole("seq", seq, 0, 2**31)
+    if not isinstance(mode, str) or not _MODE.match(mode):
         raise ValueError("mode is not a name")
     for name, values in (("colours", colours), ("totals", totals), ("winners", winners)):
         if not isinstance(values, list | tuple) or not all(_is_int(v) for v in values):
             raise ValueError(name + " is not a list of whole numbers")
     if not totals:
         raise ValueError("no players")
+    if len(totals) > MAX_SEATS:
+        raise ValueError("%d players, more than %d" % (len(totals), MAX_SEATS))
     if len(colours) != len(totals):
         raise ValueError("%d colours for %d totals" % (len(colours), len(totals)))
-    if any(c < 0 for c in colours):
-        raise ValueError("a colour is negative")
+    if any(not 0 <= c < 1000 for c in colours):
+        raise ValueError("a colour is out of range")
+    if any(not -MAX_TOTAL <= t <= MAX_TOTAL for t in totals):
+        raise ValueError("a total is beyond %d" % MAX_TOTAL)
     if len(set(winners)) != len(winners) or any(not 0 <= w < len(totals) for w in winners):
         raise ValueError("a winner is not a seat of the game")
-    return Game(seq, mode, tuple(colours), tuple(totals), tuple(winners))
+    names = [] if names is None else names
+    if not isinstance(names, list | tuple) or (names and len(names) != len(totals)):
+        raise ValueError("names are not a name per player")
+    for p, text in enumerate(names):
+        if not _is_text(text) or len(text) > MAX_NAME:
+            raise ValueError("the name of P%d is not a short line of text" % (p + 1))
+    if first is not None:
+        first = _whole("the start player", first, 0, len(totals) - 1)
+        dur = _whole("the duration", dur, 0, MAX_SECONDS)
+        session = _whole("the session", session, 0, MAX_SECONDS)
+        up = _whole("the uptime", up, 0, MAX_SECONDS)
+    return Game(
+        int(seq),
+        mode,
+        tuple(colours),
+        tuple(totals),
+        tuple(winners),
+        tuple(names),
+        first,
+        dur,
+        session if first is not None else 0,
+        up,
+    )
 
 
 def game_from_record(record: Any) -> Game:
-    if not isinstance(record, list) or len(record) != 5:
-        raise ValueError("not a [seq, mode, colours, totals, winners] record")
+    if not isinstance(record, list) or len(record) not in (5, 10):
+        raise ValueError("not a history record (5 or 10 fields)")
     return make_game(*record)
 
 
 # ----------------------------------------------------------------------------- serial
 KEYWORDS = (b"POTAGER ", b"GAME ", b"END ")
-_INTS = re.compile(r"-?[0-9]+(,-?[0-9]+)*\Z")
-_NUMBER = re.compile(r"[0-9]+\Z")
+READ_FORMATS = (1, 2)  # history.EXPORT_FORMAT and the ones before it
+_INTS = re.compile(r"-?[0-9]{1,10}(,-?[0-9]{1,10})*\Z")
+_NUMBER = re.compile(r"[0-9]{1,10}\Z")
 _CHECKSUM = re.compile(rb"\*[0-9A-Fa-f]{4}\Z")
+_QUOTED = re.compile(r"([0-9A-Za-z]|%[0-9A-F]{2})*\Z")
 
 
 def _ints(field: str) -> list[int]:
     if field == "-":
         return []
     if not _INTS.match(field):
-        raise ValueError("not a list of whole numbers: " + field)
+        raise ValueError("not a list of whole numbers: " + field[:20])
     return [int(v) for v in field.split(",")]
 
 
@@ -157,6 +258,48 @@ def _count(fields: list[str], n: int) -> list[int]:
     return [int(f) for f in fields]
 
 
+def _names(field: str) -> list[str]:
+    """The names of a GAME line (history.quote undone)."""
+    if field == "-":
+        return []
+    names = []
+    for quoted in field.split(","):
+        if not _QUOTED.match(quoted):
+            raise ValueError("a name is not quoted")
+        try:
+            names.append(urllib.parse.unquote_to_bytes(quoted).decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ValueError("a name is not UTF-8") from None
+    return names
+
+
+def game_from_line(rest: str) -> Game:
+    """The Game of a GAME line's fields (format 1: 5 of them, format 2: 10)."""
+    fields = rest.split(" ")
+    if len(fields) not in (5, 10):
+        raise ValueError("5 or 10 fields expected")
+    if not _NUMBER.match(fields[0]):
+        raise ValueError("seq is not a whole number")
+    colours, totals, winners = [_ints(f) for f in fields[2:5]]
+    seq, mode = int(fields[0]), fields[1]
+    if len(fields) == 5:
+        return make_game(seq, mode, colours, totals, winners)
+    first, dur, session, up = _count(fields[5:9], 4)
+    names = _names(fields[9])
+    return make_game(seq, mode, colours, totals, winners, names, first, dur, session, up)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What the export knows of "now": the device's power session and uptime, and the host's
+    time then (exact: read from the live export; else an estimate, e.g. a file's date)."""
+
+    session: int
+    up: int
+    when: datetime
+    exact: bool
+
+
 class Receiver:
     """The export protocol, one received line at a time; keeps every game received intact.
 
@@ -164,8 +307,11 @@ class Receiver:
     since that header, in a format this tool reads.
     """
 
-    def __init__(self, warn: Warn) -> None:
+    def __init__(self, warn: Warn, wall: Optional[Callable[[], datetime]] = None) -> None:
         self.warn = warn
+        self.wall = wall or local_now
+        self.moment: Optional[Moment] = None  # the newest format 2 header's
+        self.device = ""
         self.games: dict[int, Game] = {}
         self.lineno = 0
         self.started = False  # a POTAGER header was received
@@ -242,14 +388,9 @@ class Receiver:
         kind, _, rest = text.partition(" ")
         try:
             if kind == "POTAGER":
-                self._header(*_count(rest.split(" "), 2))
+                self._header(rest.split(" "))
             elif kind == "GAME":
-                fields = rest.split(" ")
-                if len(fields) != 5:
-                    raise ValueError("5 fields expected")
-                if not _NUMBER.match(fields[0]):
-                    raise ValueError("seq is not a whole number")
-                self._game(make_game(int(fields[0]), fields[1], *[_ints(f) for f in fields[2:]]))
+                self._game(game_from_line(rest))
             elif kind == "END":
                 self._end(*_count(rest.split(" "), 1))
             else:  # pragma: no cover - a checked line starts with one of KEYWORDS
@@ -259,7 +400,26 @@ class Receiver:
             return False
         return True
 
-    def _header(self, fmt: int, count: int) -> None:
+    def _header(self, fields: list[str]) -> None:
+        if not fields or not _NUMBER.match(fields[0]):
+            raise ValueError("the format is not a whole number")
+        fmt = int(fields[0])
+        moment = None
+        if fmt == 1:
+            count = _count(fields, 2)[1]
+        elif fmt == 2:
+            if len(fields) != 5:
+                raise ValueError("5 fields expected")
+            _, count, session, up = _count(fields[:4], 4)
+            device = "" if fields[4] == "-" else fields[4]
+            if device and not _DEVICE.match(device):
+                raise ValueError("the device id is not hexadecimal")
+            moment = Moment(session, up, self.wall(), True)
+        else:  # a format this tool does not know: its count, if it reads as one
+            count = int(fields[1]) if len(fields) > 1 and _NUMBER.match(fields[1]) else -1
+        if moment is not None:
+            self.moment = moment
+            self.device = device
         if self.started and not self.ended:
             self._say("a new export started before END: the games already received are kept")
         elif self.headerless:
@@ -268,11 +428,10 @@ class Receiver:
         self.headerless = False
         self.announced = count
         self.this_export = set()
-        self.unsupported = fmt != firmware("potager.core.history").EXPORT_FORMAT
+        self.unsupported = fmt not in READ_FORMATS
         if self.unsupported:
             self._say(
-                "export format %d, this tool reads format %d: the games may be misread"
-                % (fmt, firmware("potager.core.history").EXPORT_FORMAT)
+                "export format %d, this tool reads formats 1 and 2: the games may be misread" % fmt
             )
 
     def _game(self, game: Game) -> None:
@@ -296,8 +455,17 @@ class Receiver:
             self._say("END: %d games sent, %d received intact" % (count, len(self.this_export)))
 
 
+def local_now() -> datetime:
+    """The host's time now, in its own time zone."""
+    return datetime.now().astimezone()
+
+
 def read_serial(
-    port: Port, timeout: float, warn: Warn, clock: Callable[[], float] = time.monotonic
+    port: Port,
+    timeout: float,
+    warn: Warn,
+    clock: Callable[[], float] = time.monotonic,
+    wall: Optional[Callable[[], datetime]] = None,
 ) -> Receiver:
     """Read the export from `port` until END, a timeout, a read error or Ctrl-C.
 
@@ -305,7 +473,7 @@ def read_serial(
     the device) and again from each checked export line; other output does not extend it.
     Whatever was received intact stays in the returned Receiver.
     """
-    rx = Receiver(warn)
+    rx = Receiver(warn, wall)
     pending = b""
     deadline = clock() + timeout
     try:
@@ -356,16 +524,50 @@ def open_port(device: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- NVM image
+@dataclass(frozen=True)
+class History:
+    """What a source gave: the games (seq order), whether it was complete, the moment that
+    dates them (None: undated) and the device's id ("" unknown)."""
+
+    games: list[Game]
+    complete: bool
+    moment: Optional[Moment] = None
+    device: str = ""
+
+
+def read_regular(path: Path, limit: int, what: str, too_big: str = "") -> tuple[bytes, float]:
+    """(contents, modification time) of a regular file of at most `limit` bytes; BadInput
+    for anything else (a device such as /dev/zero or a FIFO is refused before any read)."""
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadInput(
+                "%s %s: cannot read (not a regular file: a folder, a device or a FIFO)"
+                % (what, path)
+            )
+        data = b""
+        if info.st_size <= limit:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except OSError as e:
+        raise BadInput("%s %s: cannot read (%s)" % (what, path, _reason(e))) from None
+    if info.st_size > limit or len(data) > limit:
+        raise BadInput("%s %s: more than %d bytes%s" % (what, path, limit, too_big))
+    return data, info.st_mtime
+
+
 def read_nvm(path: Path, warn: Warn) -> tuple[list[Game], bool]:
     """(games, complete) of the newest valid save in an NVM image; BadInput if unreadable."""
+    got = load_nvm(path, warn)
+    return got.games, got.complete
+
+
+def load_nvm(path: Path, warn: Warn) -> History:
+    """The history in the newest valid save of an NVM image; BadInput if unreadable. Its
+    games are dated from the file's modification time, taken as the last save's (an
+    estimate)."""
     persist = firmware("potager.core.persist")
-    try:
-        size = path.stat().st_size
-        if size > MAX_NVM:
-            raise BadInput("--nvm %s: %d bytes, not an NVM image" % (path, size))
-        data = path.read_bytes()
-    except OSError as e:
-        raise BadInput("--nvm %s: cannot read (%s)" % (path, _reason(e))) from None
+    data, mtime = read_regular(path, MAX_NVM, "--nvm", ", not an NVM image")
     if len(data) < 2 * persist.HEADER_SIZE or len(data) % 2:
         raise BadInput(
             "--nvm %s: %d bytes, not an NVM image (the simulator's has 4096)" % (path, len(data))
@@ -377,7 +579,7 @@ def read_nvm(path: Path, warn: Warn) -> tuple[list[Game], bool]:
         status, meta = persist.CORRUPT, None
     if status == persist.BLANK:
         warn("--nvm %s: a blank image (never saved): no games" % path)
-        return [], True
+        return History([], True)
     if status == persist.OLD_FORMAT:
         raise BadInput(
             "--nvm %s: saved in another format than %d: not readable by this tool"
@@ -409,7 +611,56 @@ def read_nvm(path: Path, warn: Warn) -> tuple[list[Game], bool]:
             complete = False
             continue
         games[game.seq] = game
-    return [games[seq] for seq in sorted(games)], complete
+    moment, device = None, ""
+    clock = meta.get("hx")
+    if clock is not None:
+        try:
+            device, session, up = clock[0], clock[1], clock[2]
+            if not (isinstance(device, str) and (device == "" or _DEVICE.match(device))):
+                raise ValueError("the device id is not hexadecimal")
+            _whole("the session", session, 0, MAX_SECONDS)
+            _whole("the uptime", up, 0, MAX_SECONDS)
+            when = datetime.fromtimestamp(mtime).astimezone()
+            moment = Moment(session, up, when, False)
+        except (ValueError, TypeError, IndexError, KeyError, OverflowError, OSError) as e:
+            warn("--nvm %s: the save's clock is unreadable (%s): games undated" % (path, e))
+            device = ""
+    return History([games[seq] for seq in sorted(games)], complete, moment, device)
+
+
+# ----------------------------------------------------------------------------- dates
+def date_games(games: Sequence[Game], moment: Optional[Moment]) -> list[Game]:
+    """The games with their start dates: `moment` ties the device's session and uptime to
+    the host's time. A game of that session is dated exactly (if the moment is exact); a game
+    of an earlier session is an estimate, its session placed just before the next one (the
+    time the device was off is unknown: the date is at the latest); others stay undated."""
+    if moment is None:
+        return list(games)
+    ends: dict[int, tuple[datetime, int]] = {}  # session -> (its end, the uptime then)
+    try:
+        start = moment.when - timedelta(seconds=moment.up)  # of the moment's session
+        ends[moment.session] = (moment.when, moment.up)
+        earlier = {g.session for g in games if g.up is not None and 0 < g.session < moment.session}
+        for session in sorted(earlier, reverse=True):
+            last = max(g.up for g in games if g.session == session and g.up is not None)
+            ends[session] = (start, last)
+            start -= timedelta(seconds=last)
+    except OverflowError:
+        pass
+    out = []
+    for game in games:
+        at = ends.get(game.session)
+        if game.up is None or game.dur is None or at is None or game.up > at[1]:
+            out.append(game)
+            continue
+        exact = game.session == moment.session and moment.exact
+        try:
+            when = at[0] - timedelta(seconds=at[1] - game.up + game.dur)
+        except OverflowError:
+            out.append(game)
+            continue
+        out.append(replace(game, date=when, date_is="exact" if exact else "estimate"))
+    return out
 
 
 # ----------------------------------------------------------------------------- outputs
@@ -427,6 +678,11 @@ def csv_text(games: Sequence[Game]) -> str:
                     player["colour"],
                     player["total"],
                     "yes" if player["winner"] else "no",
+                    player["name"],
+                    "yes" if player["start"] else "no",
+                    date_text(game.date) or "",
+                    game.date_is,
+                    "" if game.dur is None else game.dur,
                 ]
             )
     return out.getvalue()
@@ -491,6 +747,11 @@ def render_png(game: Game) -> Any:
 
     left, _, right, bottom = _PLOT
     title = "Game %d: %s" % (game.seq, game.mode)
+    if game.date is not None:
+        title += "  " + game.date.strftime("%Y-%m-%d %H:%M")
+        title += "" if game.date_is == "exact" else " (estimate)"
+    if game.dur is not None:
+        title += "  %d min" % round(game.dur / 60)
     text(left - 40, 12, title, title_font, centre=False)
     bars = chart_bars(game)
     zero = _y_of(game)(0)
@@ -505,10 +766,12 @@ def render_png(game: Game) -> Any:
         if p in game.winners:
             star_y = label_y - 16
             _star(draw, centre, star_y, 9)
-        text(centre, bottom + 12, "P" + str(p + 1))
+        text(centre, bottom + 12, game.name(p)[:12])
         text(centre, bottom + 32, colour_name(game.colours[p]))
-        if p in game.winners:
-            text(centre, bottom + 52, "winner")
+        marks = ["winner"] if p in game.winners else []
+        marks += ["first"] if p == game.first else []
+        if marks:
+            text(centre, bottom + 52, ", ".join(marks))
     return image
 
 
@@ -522,31 +785,106 @@ def _star(draw: Any, cx: float, cy: float, r: float) -> None:
     draw.polygon([(round(cx + x * r), round(cy + y * r)) for x, y in unit], fill=PNG_INK)
 
 
-def write_outputs(args: argparse.Namespace, games: list[Game], complete: bool, warn: Warn) -> int:
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
+def _write_file(path: Path, text: str, source: Optional[Path], warn: Warn) -> int:
+    """Write one output (0), or say why not (2): never over the input."""
+    if source is not None and _same_file(path, source):
+        warn("%s: is the input: not written over" % path)
+        return 2
+    try:
+        path.write_text(text, encoding="utf-8", newline="")
+    except OSError as e:
+        warn("%s: cannot write (%s)" % (path, _reason(e)))
+        return 2
+    return 0
+
+
+def bgstats_plays(args: argparse.Namespace, games: list[Game], device: str) -> list[dict[str, Any]]:
+    bgstats = importlib.import_module("host_tools.bgstats")
+    free = None if args.png is not None else args.game
+    return [bgstats.play(g, device, free, args.location) for g in games]
+
+
+def stdout_text(fmt: str, args: argparse.Namespace, games: list[Game], device: str) -> str:
+    if fmt == "csv":
+        return csv_text(games)
+    if fmt == "bgstats":
+        plays = bgstats_plays(args, games, device)
+        return "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in plays)
+    if fmt == "bgstats-links":
+        bgstats = importlib.import_module("host_tools.bgstats")
+        return "".join(bgstats.link(p) + "\n" for p in bgstats_plays(args, games, device))
+    return json_text(games)
+
+
+def write_outputs(
+    args: argparse.Namespace, games: list[Game], complete: bool, warn: Warn, device: str = ""
+) -> int:
     """Write every output asked for; the worst exit status of them."""
     status = 0
-    if args.csv is None and args.json is None and args.png is None:
-        _write(sys.stdout, json_text(games))
-        return 0
+    source = args.nvm
+    files = (args.csv, args.json, args.png, args.out)
+    if args.format is not None or all(f is None for f in files):
+        fmt = args.format or "json"
+        if not (fmt.startswith("bgstats") and args.out is not None):
+            _write(sys.stdout, stdout_text(fmt, args, games, device))
     for path, render in ((args.csv, csv_text), (args.json, json_text)):
         if path is not None:
-            try:
-                path.write_text(render(games), encoding="utf-8", newline="")
-            except OSError as e:
-                warn("%s: cannot write (%s)" % (path, _reason(e)))
-                status = 2
+            status = max(status, _write_file(path, render(games), source, warn))
+    if args.out is not None:
+        status = max(status, write_plays(args, games, device, source, warn))
     if args.png is not None:
-        chosen = [g for g in games if g.seq == args.game]
+        chosen = [g for g in games if g.seq == args.seq]
         if not chosen:
             have = ", ".join(str(g.seq) for g in games) or "none"
-            warn("--game %d: no such game received (games: %s)" % (args.game, have))
+            warn("--game %d: no such game received (games: %s)" % (args.seq, have))
             return max(status, 2 if complete else 1)
+        if len(chosen[0].totals) > PNG_MAX_SEATS:
+            warn(
+                "--png: game %d has %d players, a chart shows at most %d"
+                % (args.seq, len(chosen[0].totals), PNG_MAX_SEATS)
+            )
+            return 2
+        if source is not None and _same_file(args.png, source):
+            warn("%s: is the input: not written over" % args.png)
+            return 2
         try:
             render_png(chosen[0]).save(args.png, format="PNG")
         except OSError as e:
             warn("%s: cannot write (%s)" % (args.png, _reason(e)))
             status = 2
+        except (ValueError, OverflowError, MemoryError) as e:  # never a traceback
+            warn("--png: game %d cannot be drawn (%s)" % (args.seq, e))
+            status = 2
     return status
+
+
+def write_plays(
+    args: argparse.Namespace, games: list[Game], device: str, source: Optional[Path], warn: Warn
+) -> int:
+    """--out DIR: a BG Stats play per game (<sourcePlayId>.json) and links.html."""
+    bgstats = importlib.import_module("host_tools.bgstats")
+    out: Path = args.out
+    try:
+        out.mkdir(exist_ok=True)
+    except OSError as e:
+        warn("--out %s: cannot make the folder (%s)" % (out, _reason(e)))
+        return 2
+    status = 0
+    plays = bgstats_plays(args, games, device)
+    for data in plays:
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        path = out / (data["sourcePlayId"] + ".json")
+        status = max(status, _write_file(path, text, source, warn))
+    return max(status, _write_file(out / "links.html", bgstats.links_html(plays), source, warn))
 
 
 # ----------------------------------------------------------------------------- command line
@@ -586,7 +924,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="OUT.csv", type=Path, help="one row per player per game")
     p.add_argument("--json", metavar="OUT.json", type=Path, help="a list of games")
     p.add_argument("--png", metavar="OUT.png", type=Path, help="a bar chart of --game SEQ")
-    p.add_argument("--game", metavar="SEQ", type=int, help="the game --png draws")
+    p.add_argument(
+        "--game",
+        metavar="SEQ|NAME",
+        help="with --png: the game it draws; with BG Stats: the name of the free-score games",
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="what standard output gets (default json, when no file is named)",
+    )
+    p.add_argument(
+        "--out", metavar="DIR", type=Path, help="BG Stats: a file per game, and links.html"
+    )
+    p.add_argument("--location", metavar="TEXT", help="BG Stats: where the games were played")
     return p
 
 
@@ -597,12 +948,31 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         raise _Usage("--timeout goes with --port")
     if args.timeout is None:
         args.timeout = DEFAULT_TIMEOUT
-    if (args.png is None) != (args.game is None):
-        raise _Usage("--png OUT.png and --game SEQ go together")
-    named = [str(p.resolve()) for p in (args.csv, args.json, args.png) if p is not None]
+    args.seq = None
+    if args.png is not None:
+        if args.game is None or not _NUMBER.match(args.game):
+            raise _Usage("--png OUT.png goes with --game SEQ (a game's number)")
+        args.seq = int(args.game)
+    bgstats = args.out is not None or (args.format or "").startswith("bgstats")
+    if args.png is None and args.game is not None and not bgstats:
+        raise _Usage("--game goes with --png (a game's number) or BG Stats (a game's name)")
+    if args.out is not None and args.format is not None and not args.format.startswith("bgstats"):
+        raise _Usage("--out DIR is for BG Stats plays: --format bgstats")
+    for option, text in (("--game", args.game), ("--location", args.location)):
+        if text is not None and (not _is_text(text) or not 0 < len(text) <= 100):
+            raise _Usage("%s: not a short line of text" % option)
+    paths = [p for p in (args.csv, args.json, args.png, args.out) if p is not None]
+    named = [str(p.resolve()) for p in paths]
     if len(set(named)) != len(named):
         raise _Usage("two outputs name the same file")
+    source = args.nvm if args.nvm is not None else Path(args.port)
+    for path in paths:
+        if _same_file(path, source):
+            raise _Usage("%s is the input %s: it is never written over" % (path, source))
     return args
+
+
+FORMATS = ("json", "csv", "bgstats", "bgstats-links")
 
 
 def _write(stream: Any, text: str) -> None:
@@ -625,10 +995,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if args.nvm is not None:
         try:
-            games, complete = read_nvm(args.nvm, warn)
+            got = load_nvm(args.nvm, warn)
         except BadInput as e:
             warn(str(e))
             return 2
+        games, complete, moment, device = got.games, got.complete, got.moment, got.device
     else:
         try:
             port = open_port(args.port)
@@ -643,22 +1014,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "Settings > Export history (USB)" % args.timeout
         )
         try:
-            rx = read_serial(port, args.timeout, warn, clock)
+            rx = read_serial(port, args.timeout, warn, clock, wall)
         finally:
             with contextlib.suppress(Exception):  # an unplugged port may refuse to close
                 port.close()
         games, complete = rx.sorted_games(), rx.complete
+        moment, device = rx.moment, rx.device
         if not complete:
             if rx.announced is not None:
-                got = "%d of %d games received intact" % (len(rx.this_export), rx.announced)
+                got_text = "%d of %d games received intact" % (len(rx.this_export), rx.announced)
             else:
-                got = "%d games received intact" % len(games)
+                got_text = "%d games received intact" % len(games)
             wrote = "written anyway" if games else "nothing written"
-            warn("incomplete transfer: %s, %s" % (got, wrote))
+            warn("incomplete transfer: %s, %s" % (got_text, wrote))
             if not games:
                 return 1
     status = 0 if complete else 1
-    return max(status, write_outputs(args, games, complete, warn))
+    games = date_games(games, moment)
+    return max(status, write_outputs(args, games, complete, warn, device))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -30,60 +32,128 @@ crc16 = export.firmware("potager.core.crc").crc16
 NVM_SIZE = 4096
 
 
+DEVICE = "e66138509322352b"
+# the host's time when the export arrives (and the NVM image's date), in UTC: see `utc`
+T0 = datetime(2026, 12, 1, 21, 0, 0, tzinfo=timezone.utc)
+
+
 def make_history():
+    """Three games: one before a power cut (session 1), two after it (session 2)."""
     h: list = []
-    history.add(h, "hortis", [0, 1, 6], [12, 30, 30], [1, 2])
-    history.add(h, "free", [3, 2], [-5, 0], [1])
-    history.add(h, "arboretum", [4, 5, 7, 2], [18, 22, 9, 0], [1])
+    history.add(h, "hortis", [0, 1, 6], [12, 30, 30], [1, 2], None, 0, 600, 1, 900)
+    history.add(h, "free", [3, 2], [-5, 0], [1], ["Zoé", ""], 1, 1200, 2, 1500)
+    history.add(h, "arboretum", [4, 5, 7, 2], [18, 22, 9, 0], [1], None, 2, 1800, 2, 3400)
     return h
 
 
 HISTORY = make_history()
-LINES = [(line + "\r\n").encode() for line in history.export_lines(HISTORY)]
-EXPECTED_JSON = [
-    {
-        "seq": 1,
-        "mode": "hortis",
-        "players": [
-            {"seat": "P1", "colour": "red", "total": 12, "winner": False},
-            {"seat": "P2", "colour": "blue", "total": 30, "winner": True},
-            {"seat": "P3", "colour": "white", "total": 30, "winner": True},
-        ],
-    },
-    {
-        "seq": 2,
-        "mode": "free",
-        "players": [
-            {"seat": "P1", "colour": "yellow", "total": -5, "winner": False},
-            {"seat": "P2", "colour": "green", "total": 0, "winner": True},
-        ],
-    },
-    {
-        "seq": 3,
-        "mode": "arboretum",
-        "players": [
-            {"seat": "P1", "colour": "purple", "total": 18, "winner": False},
-            {"seat": "P2", "colour": "orange", "total": 22, "winner": True},
-            {"seat": "P3", "colour": "pink", "total": 9, "winner": False},
-            {"seat": "P4", "colour": "green", "total": 0, "winner": False},
-        ],
-    },
+SESSION, UP = 2, 4000  # the device's power session and uptime at the export
+LINES = [
+    (line + "\r\n").encode() for line in history.export_lines(HISTORY, SESSION, UP, DEVICE)
 ]
-EXPECTED_CSV = """seq,mode,player,colour,total,winner
-1,hortis,P1,red,12,no
-1,hortis,P2,blue,30,yes
-1,hortis,P3,white,30,yes
-2,free,P1,yellow,-5,no
-2,free,P2,green,0,yes
-3,arboretum,P1,purple,18,no
-3,arboretum,P2,orange,22,yes
-3,arboretum,P3,pink,9,no
-3,arboretum,P4,green,0,no
+# the start of each game: session 2 began at T0 - 4000 s; session 1 is placed just before it
+DATES = ["2026-12-01 19:43:20", "2026-12-01 19:58:20", "2026-12-01 20:20:00"]
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch):
+    """Local time is UTC, and the host's clock reads T0, so dates are the same everywhere."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setattr(export, "wall", lambda: T0)
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def expected_json(exact=True):
+    """What --json holds for HISTORY: exact dates for session 2's games on the serial line,
+    estimates from an NVM image (its file date stands for the last save's)."""
+    kinds = ["estimate", "exact" if exact else "estimate", "exact" if exact else "estimate"]
+    return [
+        {
+            "seq": 1,
+            "mode": "hortis",
+            "date": DATES[0],
+            "date_is": kinds[0],
+            "duration_s": 600,
+            "start_player": "P1",
+            "players": [
+                {"seat": "P1", "name": "P1", "colour": "red", "total": 12, "winner": False,
+                 "start": True},
+                {"seat": "P2", "name": "P2", "colour": "blue", "total": 30, "winner": True,
+                 "start": False},
+                {"seat": "P3", "name": "P3", "colour": "white", "total": 30, "winner": True,
+                 "start": False},
+            ],
+        },
+        {
+            "seq": 2,
+            "mode": "free",
+            "date": DATES[1],
+            "date_is": kinds[1],
+            "duration_s": 1200,
+            "start_player": "P2",
+            "players": [
+                {"seat": "P1", "name": "Zoé", "colour": "yellow", "total": -5, "winner": False,
+                 "start": False},
+                {"seat": "P2", "name": "P2", "colour": "green", "total": 0, "winner": True,
+                 "start": True},
+            ],
+        },
+        {
+            "seq": 3,
+            "mode": "arboretum",
+            "date": DATES[2],
+            "date_is": kinds[2],
+            "duration_s": 1800,
+            "start_player": "P3",
+            "players": [
+                {"seat": "P1", "name": "P1", "colour": "purple", "total": 18, "winner": False,
+                 "start": False},
+                {"seat": "P2", "name": "P2", "colour": "orange", "total": 22, "winner": True,
+                 "start": False},
+                {"seat": "P3", "name": "P3", "colour": "pink", "total": 9, "winner": False,
+                 "start": True},
+                {"seat": "P4", "name": "P4", "colour": "green", "total": 0, "winner": False,
+                 "start": False},
+            ],
+        },
+    ]  # fmt: skip
+
+
+EXPECTED_JSON = expected_json(exact=False)  # from an NVM image
+SERIAL_JSON = expected_json(exact=True)
+
+
+def expected_csv(exact=True):
+    e = "exact" if exact else "estimate"
+    return f"""seq,mode,player,colour,total,winner,name,start,date,date_is,duration_s
+1,hortis,P1,red,12,no,P1,yes,{DATES[0]},estimate,600
+1,hortis,P2,blue,30,yes,P2,no,{DATES[0]},estimate,600
+1,hortis,P3,white,30,yes,P3,no,{DATES[0]},estimate,600
+2,free,P1,yellow,-5,no,Zoé,no,{DATES[1]},{e},1200
+2,free,P2,green,0,yes,P2,yes,{DATES[1]},{e},1200
+3,arboretum,P1,purple,18,no,P1,no,{DATES[2]},{e},1800
+3,arboretum,P2,orange,22,yes,P2,no,{DATES[2]},{e},1800
+3,arboretum,P3,pink,9,no,P3,yes,{DATES[2]},{e},1800
+3,arboretum,P4,green,0,no,P4,no,{DATES[2]},{e},1800
 """
 
 
+EXPECTED_CSV = expected_csv(exact=False)
+SERIAL_CSV = expected_csv(exact=True)
+
+
 def records(games):
-    return [[g.seq, g.mode, list(g.colours), list(g.totals), list(g.winners)] for g in games]
+    """The history records the games were read from (format 1 ones have 5 fields)."""
+    out = []
+    for g in games:
+        record = [g.seq, g.mode, list(g.colours), list(g.totals), list(g.winners)]
+        if g.first is not None:
+            record += [list(g.names), g.first, g.dur, g.session, g.up]
+        out.append(record)
+    return out
 
 
 # --- a fake serial port ----------------------------------------------------------------------
@@ -356,7 +426,7 @@ def test_checked_lines_with_bad_contents():
         "line 3: malformed GAME line (seq is not a whole number), skipped",
         "line 4: malformed GAME line (a winner is not a seat of the game), skipped",
         "line 5: malformed GAME line (not a list of whole numbers: 1,,2), skipped",
-        "line 6: malformed GAME line (5 fields expected), skipped",
+        "line 6: malformed GAME line (5 or 10 fields expected), skipped",
         "line 7: malformed END line (1 whole number(s) expected), skipped",
     ]
     assert rx.complete  # the export itself came through whole
@@ -364,10 +434,10 @@ def test_checked_lines_with_bad_contents():
 
 
 def test_an_unknown_export_format_is_never_complete():
-    script = [checked("POTAGER 2 3"), *LINES[1:]]
+    script = [checked("POTAGER 3 3 2 4000 -"), *LINES[1:]]
     rx, messages, _ = receive(script)
     assert messages == [
-        "line 1: export format 2, this tool reads format 1: the games may be misread"
+        "line 1: export format 3, this tool reads formats 1 and 2: the games may be misread"
     ]
     assert not rx.complete
     assert records(rx.sorted_games()) == HISTORY
@@ -465,7 +535,10 @@ def test_random_noise_never_loses_an_intact_game(hows, extra):
 
 
 # --- NVM images --------------------------------------------------------------------------------
-META = {"lang": "en", "set": {"bri": 2}, "mode": None, "base": None, "rec": {}}
+META = {
+    "lang": "en", "set": {"bri": 2}, "mode": None, "base": None, "rec": {},
+    "hx": [DEVICE, SESSION, UP, 0, 0],
+}  # fmt: skip
 
 
 def image(*hists, size=NVM_SIZE):
@@ -490,8 +563,10 @@ def run(tmp_path, capsysbinary):
 
 
 def write_image(tmp_path, data, name="nvm.bin"):
+    """The image as a file last written at T0 (its date stands for the last save's)."""
     path = tmp_path / name
     path.write_bytes(bytes(data))
+    os.utime(path, (T0.timestamp(), T0.timestamp()))
     return path
 
 
@@ -591,7 +666,7 @@ def test_nvm_bad_records_are_skipped(tmp_path, run):
     assert status == 1
     assert err == [
         "--nvm %s: history record 2: 1 colours for 2 totals, skipped" % path,
-        "--nvm %s: history record 3: not a [seq, mode, colours, totals, winners] record, skipped"
+        "--nvm %s: history record 3: not a history record (5 or 10 fields), skipped"
         % path,
         "--nvm %s: history record 4: totals is not a list of whole numbers, skipped" % path,
     ]
@@ -759,7 +834,7 @@ def test_port_complete_transfer(tmp_path, run, fake_port):
     csv_path = tmp_path / "h.csv"
     status, out, err = run("--port", "/dev/ttyACM0", "--csv", csv_path)
     assert (status, out, err) == (0, "", [WAITING])
-    assert csv_path.read_text("utf-8") == EXPECTED_CSV
+    assert csv_path.read_text("utf-8") == SERIAL_CSV
     assert port.closed
 
 
@@ -774,7 +849,7 @@ def test_port_incomplete_transfer_is_still_written(tmp_path, run, fake_port):
         "timeout: no END (no export line for 2.5 s)",
         "incomplete transfer: 2 of 3 games received intact, written anyway",
     ]
-    assert json.loads(json_path.read_text("utf-8")) == [EXPECTED_JSON[0], EXPECTED_JSON[2]]
+    assert json.loads(json_path.read_text("utf-8")) == [SERIAL_JSON[0], SERIAL_JSON[2]]
     assert port.closed
 
 
@@ -830,7 +905,7 @@ def test_port_through_a_real_pseudo_terminal(tmp_path, run, monkeypatch):
         os.close(master)
     assert status == 0
     assert err == [WAITING.replace(" 10 s", " 5 s")]
-    assert json.loads(out) == EXPECTED_JSON
+    assert json.loads(out) == SERIAL_JSON
 
 
 # --- arguments ---------------------------------------------------------------------------------
@@ -842,9 +917,15 @@ def test_port_through_a_real_pseudo_terminal(tmp_path, run, monkeypatch):
         (["--nvm", "b", "--timeout", "3"], ["--timeout goes with --port"]),
         (["--port", "a", "--timeout", "0"], ["above 0"]),
         (["--port", "a", "--timeout", "soon"], ["not a number of seconds"]),
-        (["--nvm", "b", "--png", "g.png"], ["--png OUT.png and --game SEQ go together"]),
-        (["--nvm", "b", "--game", "3"], ["go together"]),
-        (["--nvm", "b", "--png", "g.png", "--game", "three"], ["invalid int value"]),
+        (["--nvm", "b", "--png", "g.png"], ["--png OUT.png goes with --game SEQ"]),
+        (["--nvm", "b", "--game", "3"], ["--game goes with --png"]),
+        (["--nvm", "b", "--png", "g.png", "--game", "three"], ["goes with --game SEQ"]),
+        (["--nvm", "b", "--format", "xml"], ["invalid choice"]),
+        (["--nvm", "b", "--format", "csv", "--out", "d"], ["--out DIR is for BG Stats"]),
+        (["--nvm", "b", "--format", "bgstats", "--game", "\ud800"], ["--game: not a short"]),
+        (["--nvm", "b", "--format", "bgstats", "--location", "x" * 101], ["--location"]),
+        (["--nvm", "b", "--json", "b"], ["is the input b: it is never written over"]),
+        (["--nvm", "b", "--png", "./b", "--game", "1"], ["never written over"]),
         (["--nvm", "b", "--csv", "x", "--json", "x"], ["two outputs name the same file"]),
         (["--nvm", "b", "--xml", "x"], ["unrecognized arguments: --xml"]),
         (["--nvm"], ["expected one argument"]),
