@@ -60,10 +60,7 @@ def _comments(game: "Game") -> str:
     if game.date_is == "exact":
         parts.append("Date exact (from the device's uptime at the export).")
     elif game.date_is == "estimate":
-        parts.append(
-            "Date estimated: played before a power cut or read from a saved image; "
-            "it is the latest it can have been."
-        )
+        parts.append("Date estimated (%s)." % (game.date_why or "no exact clock"))
     else:
         parts.append("Date unknown: BG Stats dates it at the import.")
     if game.dur is None:

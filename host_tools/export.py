@@ -118,6 +118,7 @@ class Game:
     up: Optional[int] = None
     date: Optional[datetime] = None
     date_is: str = "unknown"
+    date_why: str = ""  # how an estimate was made
 
     def name(self, p: int) -> str:
         """The player's name as on the device: P1.. when none was given."""
@@ -653,13 +654,22 @@ def date_games(games: Sequence[Game], moment: Optional[Moment]) -> list[Game]:
         if game.up is None or game.dur is None or at is None or game.up > at[1]:
             out.append(game)
             continue
-        exact = game.session == moment.session and moment.exact
+        same = game.session == moment.session
         try:
             when = at[0] - timedelta(seconds=at[1] - game.up + game.dur)
         except OverflowError:
             out.append(game)
             continue
-        out.append(replace(game, date=when, date_is="exact" if exact else "estimate"))
+        if same and moment.exact:
+            out.append(replace(game, date=when, date_is="exact"))
+            continue
+        why = (
+            "from the date of the saved image"
+            if same
+            else "played before the device was last switched on, for how long it was off "
+            "is unknown: the latest it can have been"
+        )
+        out.append(replace(game, date=when, date_is="estimate", date_why=why))
     return out
 
 

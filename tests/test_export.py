@@ -12,7 +12,8 @@ import os
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+import urllib.parse
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -968,3 +969,203 @@ def test_through_the_dispatcher(tmp_path):
     result = cli("--nvm", bad)
     assert result.returncode == 2 and result.stdout == b""
     assert result.stderr.count(b"\n") == 1 and b"Traceback" not in result.stderr
+
+
+# --- BG Stats ------------------------------------------------------------------------------
+# The fields of a createPlay link's JSON (docs/export.md cites the BG Stats page)
+PLAY_FIELDS = {"sourceName", "sourcePlayId", "playDate", "durationMin", "location", "comments",
+               "game", "players", "board"}  # fmt: skip
+GAME_FIELDS = {"name", "bggId", "highestWins", "noPoints", "sourceGameId"}
+PLAYER_FIELDS = {"name", "score", "winner", "startPlayer", "color", "role", "sourcePlayerId",
+                 "rank"}  # fmt: skip
+DATA = ROOT / "tests" / "data"
+
+
+def check_play_fields(play):
+    """Only documented fields, each of its documented type."""
+    assert set(play) <= PLAY_FIELDS
+    assert {"sourceName", "sourcePlayId", "game", "players"} <= set(play)
+    assert set(play["game"]) <= GAME_FIELDS and isinstance(play["game"]["name"], str)
+    if "playDate" in play:
+        datetime.strptime(play["playDate"], "%Y-%m-%d %H:%M:%S")
+    if "durationMin" in play:
+        assert isinstance(play["durationMin"], int) and play["durationMin"] >= 0
+    for player in play["players"]:
+        assert set(player) <= PLAYER_FIELDS
+        assert isinstance(player["name"], str) and player["name"]
+        assert isinstance(player["score"], int) and isinstance(player["winner"], bool)
+        assert isinstance(player["startPlayer"], bool)
+    assert sum(p["startPlayer"] for p in play["players"]) <= 1
+
+
+def sim(script, nvm):
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "sim", "--headless", "--script", script,
+         "--nvm", nvm],
+        capture_output=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr.decode()
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def game_night(tmp_path_factory):
+    """A game night on the simulated board: two games, a power cut during the second, the
+    device off and on again, a third game, then the export on the USB serial console."""
+    nvm = tmp_path_factory.mktemp("night") / "nvm.bin"
+    sim(DATA / "bgstats-night-1.txt", nvm)
+    console = sim(DATA / "bgstats-night-2.txt", nvm)
+    lines = [line + b"\n" for line in console.splitlines() if b"*" in line]
+    return nvm, lines
+
+
+# what the scripts play: totals, winners and the start player of each game
+NIGHT = [([0, 3, 1, 0], [1], 1), ([3, 0, 0, 0], [0], 0), ([-1, 0, 0, 0], [1, 2, 3], 0)]
+
+
+def check_night(plays):
+    assert len(plays) == 3  # one play per finished game
+    for play, (totals, winners, first) in zip(plays, NIGHT, strict=True):
+        check_play_fields(play)
+        assert play["sourceName"] == "Potager"
+        assert play["game"]["name"] == "Free score (Potager)"
+        assert [p["name"] for p in play["players"]] == ["P1", "P2", "P3", "P4"]
+        assert [p["color"] for p in play["players"]] == ["red", "blue", "green", "yellow"]
+        assert [p["score"] for p in play["players"]] == totals
+        assert [p["winner"] for p in play["players"]] == [p in winners for p in range(4)]
+        assert [p["startPlayer"] for p in play["players"]] == [p == first for p in range(4)]
+    # game 1: 2 minutes of waits; game 2 counts the time the device was on up to its last
+    # save before the cut, then after; game 3: 45 s
+    assert [p["durationMin"] for p in plays] == [2, 1, 1]
+    assert len({p["sourcePlayId"] for p in plays}) == 3
+
+
+def test_bgstats_from_a_simulator_image(game_night, tmp_path, run):
+    nvm, _ = game_night
+    image_copy = tmp_path / "nvm.bin"
+    image_copy.write_bytes(nvm.read_bytes())
+    os.utime(image_copy, (T0.timestamp(), T0.timestamp()))
+    status, out, err = run("--nvm", image_copy, "--format", "bgstats")
+    assert (status, err) == (0, [])
+    plays = [json.loads(line) for line in out.splitlines()]
+    check_night(plays)
+    # an image has no clock: every date is an estimate, and says so
+    assert all("Date estimated" in p["comments"] for p in plays)
+    # the last game's session is the image's: dated back from the file's date
+    status, out, _ = run("--nvm", image_copy)
+    games = json.loads(out)
+    assert [g["date_is"] for g in games] == ["estimate"] * 3
+    assert [g["duration_s"] for g in games] == [121, 33, 45]
+    assert games[0]["date"] < games[1]["date"] < games[2]["date"]
+    # importing the same export twice: the same sourcePlayIds
+    status, again, _ = run("--nvm", image_copy, "--format", "bgstats")
+    assert [json.loads(line)["sourcePlayId"] for line in again.splitlines()] == [
+        p["sourcePlayId"] for p in plays
+    ]
+
+
+def test_bgstats_from_the_serial_export(game_night, tmp_path, run, fake_port):
+    nvm, lines = game_night
+    assert lines[0].startswith(b"POTAGER 2 3 3 ")  # format 2, 3 games, power session 3
+    fake_port(lines)
+    status, out, err = run("--port", "/dev/ttyACM0", "--format", "bgstats")
+    assert (status, err) == (0, [WAITING])
+    plays = [json.loads(line) for line in out.splitlines()]
+    check_night(plays)
+    # game 3 was played in the session of the export: dated exactly from the uptime
+    header = lines[0].split(b"*")[0].split()
+    up_now = int(header[4])
+    game3 = lines[3].split(b"*")[0].split()
+    ended = T0 - timedelta(seconds=up_now - int(game3[9]))
+    started = ended - timedelta(seconds=int(game3[7]))
+    assert plays[2]["playDate"] == started.strftime("%Y-%m-%d %H:%M:%S")
+    assert "Date exact" in plays[2]["comments"]
+    # games 1 and 2 were played before the device was switched on again: estimates
+    assert all("Date estimated" in p["comments"] for p in plays[:2])
+    assert plays[0]["playDate"] < plays[1]["playDate"] < plays[2]["playDate"]
+    # the image of the same device gives the same plays the same ids: no duplicate import
+    status, out, _ = run("--nvm", nvm, "--format", "bgstats")
+    assert [json.loads(line)["sourcePlayId"] for line in out.splitlines()] == [
+        p["sourcePlayId"] for p in plays
+    ]
+
+
+def test_bgstats_links_and_files(tmp_path, run):
+    path = write_image(tmp_path, image(HISTORY))
+    status, out, err = run("--nvm", path, "--format", "bgstats", "--game", "Cascadia")
+    assert (status, err) == (0, [])
+    plays = [json.loads(line) for line in out.splitlines()]
+    assert [p["game"]["name"] for p in plays] == ["HORTIS", "Cascadia", "Arboretum"]
+    assert plays[2]["game"]["bggId"] == 140934  # the only id checked: the others left out
+    assert "bggId" not in plays[0]["game"] and "bggId" not in plays[1]["game"]
+    assert [pl["name"] for pl in plays[1]["players"]] == ["Zoé", "P2"]
+    assert plays[1]["players"][0]["sourcePlayerId"] == "name:Zoé"
+    assert [p["durationMin"] for p in plays] == [10, 20, 30]
+    assert [p["playDate"] for p in plays] == DATES
+    for play in plays:
+        check_play_fields(play)
+    status, out, err = run("--nvm", path, "--format", "bgstats-links", "--game", "Cascadia")
+    links = out.splitlines()
+    assert len(links) == 3
+    for link, play in zip(links, plays, strict=True):
+        prefix = "bgstats://app.bgstatsapp.com/createPlay.html?data="
+        assert link.startswith(prefix)
+        assert json.loads(urllib.parse.unquote(link[len(prefix) :])) == play
+    out_dir = tmp_path / "plays"
+    status, out, err = run("--nvm", path, "--out", out_dir, "--location", "Home")
+    assert (status, out, err) == (0, "", [])
+    files = sorted(out_dir.glob("potager-*.json"))
+    assert len(files) == 3
+    written = [json.loads(f.read_text("utf-8")) for f in files]
+    assert {p["sourcePlayId"] for p in written} == {p["sourcePlayId"] for p in plays}
+    assert all(p["location"] == "Home" for p in written)
+    page = (out_dir / "links.html").read_text("utf-8")
+    assert page.count("bgstats://app.bgstatsapp.com/createPlay.html?data=") == 3
+
+
+def test_bgstats_play_ids_are_stable_and_distinct():
+    game = export.game_from_record(HISTORY[1])
+    bgstats = pytest.importorskip("host_tools.bgstats")
+    same = export.game_from_record(list(HISTORY[1]))
+    assert bgstats.play_id(game, DEVICE) == bgstats.play_id(same, DEVICE)
+    dated = export.date_games([game], export.Moment(2, 4000, T0, True))[0]
+    assert bgstats.play_id(dated, DEVICE) == bgstats.play_id(game, DEVICE)  # not the date
+    other = export.game_from_record([2, "free", [3, 2], [-5, 1], [1], [], 1, 1200, 2, 1500])
+    assert bgstats.play_id(other, DEVICE) != bgstats.play_id(game, DEVICE)
+    assert bgstats.play_id(game, "aa") != bgstats.play_id(game, DEVICE)
+
+
+def test_format_1_lines_and_records_are_still_read(tmp_path, run, fake_port):
+    old = [[1, "free", [0, 1], [4, 2], [0]], [2, "horticolor", [2, 3], [9, 9], [1]]]
+    lines = [
+        checked("POTAGER 1 2"),
+        checked("GAME 1 free 0,1 4,2 0"),
+        checked("GAME 2 horticolor 2,3 9,9 1"),
+        checked("END 2"),
+    ]
+    rx, messages, _ = receive(lines)
+    assert messages == [] and rx.complete
+    assert records(rx.sorted_games()) == old
+    path = write_image(tmp_path, image(old))
+    status, out, err = run("--nvm", path, "--format", "bgstats")
+    plays = [json.loads(line) for line in out.splitlines()]
+    assert (status, err, len(plays)) == (0, [], 2)
+    assert all("playDate" not in p and "durationMin" not in p for p in plays)
+    assert all("Date unknown" in p["comments"] for p in plays)
+    assert not any(pl["startPlayer"] for p in plays for pl in p["players"])
+
+
+def test_names_survive_the_serial_line():
+    names = ["Zoé", "", "Ana María", "李", "a,b %20"]
+    h: list = []
+    history.add(h, "free", [0, 1, 2, 3, 4], [1, 2, 3, 4, 5], [4], names, 3, 61, 7, 99)
+    lines = [(line + "\n").encode() for line in history.export_lines(h, 7, 100, DEVICE)]
+    assert all(line.isascii() for line in lines)
+    rx, messages, _ = receive(lines)
+    assert messages == []
+    assert records(rx.sorted_games()) == h
+    game = rx.sorted_games()[0]
+    assert [game.name(p) for p in range(5)] == ["Zoé", "P2", "Ana María", "李", "a,b %20"]
+    h2: list = []
+    history.add(h2, "free", [0], [1], [0], ["", ""])
+    assert h2[0][5] == []  # default names cost nothing
