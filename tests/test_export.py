@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -35,7 +35,7 @@ NVM_SIZE = 4096
 
 DEVICE = "e66138509322352b"
 # the host's time when the export arrives (and the NVM image's date), in UTC: see `utc`
-T0 = datetime(2026, 12, 1, 21, 0, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 12, 1, 21, 0, 0, tzinfo=UTC)
 
 
 def make_history():
@@ -49,9 +49,7 @@ def make_history():
 
 HISTORY = make_history()
 SESSION, UP = 2, 4000  # the device's power session and uptime at the export
-LINES = [
-    (line + "\r\n").encode() for line in history.export_lines(HISTORY, SESSION, UP, DEVICE)
-]
+LINES = [(line + "\r\n").encode() for line in history.export_lines(HISTORY, SESSION, UP, DEVICE)]
 # the start of each game: session 2 began at T0 - 4000 s; session 1 is placed just before it
 DATES = ["2026-12-01 19:43:20", "2026-12-01 19:58:20", "2026-12-01 20:20:00"]
 
@@ -667,8 +665,7 @@ def test_nvm_bad_records_are_skipped(tmp_path, run):
     assert status == 1
     assert err == [
         "--nvm %s: history record 2: 1 colours for 2 totals, skipped" % path,
-        "--nvm %s: history record 3: not a history record (5 or 10 fields), skipped"
-        % path,
+        "--nvm %s: history record 3: not a history record (5 or 10 fields), skipped" % path,
         "--nvm %s: history record 4: totals is not a list of whole numbers, skipped" % path,
     ]
     assert json.loads(out) == EXPECTED_JSON
