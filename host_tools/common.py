@@ -19,9 +19,10 @@ def firmware(name: str) -> ModuleType:
 
 
 def write_utf8(stream: Any, text: str) -> None:
+    """Lone surrogates (from a file name in undecodable bytes) come out as \\udcXX."""
     buffer = getattr(stream, "buffer", None)
     if buffer is not None:
-        buffer.write(text.encode("utf-8"))
+        buffer.write(text.encode("utf-8", "backslashreplace"))
         buffer.flush()
     else:
         stream.write(text)

@@ -8,9 +8,10 @@ exit 2, nothing on standard output and one line on standard error naming the fie
 """
 
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from host_tools.common import firmware, write_utf8
@@ -23,6 +24,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "hortis": ("hortis_score", "score_grove"),
     "arboretum": ("arboretum_score", "score"),
 }
+MAX_INPUT = 1 << 20  # bytes: a finished game's JSON is a few KiB
 USAGE = "usage: python -m host_tools score GAME [FILE]  (GAME: " + " | ".join(GAMES) + ")"
 
 
@@ -43,23 +45,64 @@ def scorer(game: str) -> Callable[[Any], dict[str, Any]]:
     return fn
 
 
-def read_input(name: str) -> Any:
-    """The parsed JSON of FILE (standard input for "-")."""
+def read_bounded(name: str) -> bytes:
+    """At most MAX_INPUT + 1 bytes of FILE (standard input for "-"); a FILE that is not a
+    regular file (a folder, /dev/zero, a FIFO) is refused before any read."""
     where = "standard input" if name == "-" else name
     try:
-        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        if name == "-":
+            return bytes(sys.stdin.buffer.read(MAX_INPUT + 1))
+        info = os.stat(name)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadInput(
+                "FILE: cannot read " + where + ": not a regular file (a folder, a device or a FIFO)"
+            )
+        if info.st_size > MAX_INPUT:
+            return b"x" * (MAX_INPUT + 1)
+        with open(name, "rb") as f:
+            return bytes(f.read(MAX_INPUT + 1))
     except OSError as e:
         raise BadInput("FILE: cannot read " + where + ": " + (e.strerror or str(e))) from None
+
+
+def _check_strings(data: Any) -> None:
+    """Refuse a string (or key) that is not Unicode text: JSON's "\\ud800" (a lone surrogate)
+    decodes to one, which no output can carry."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BadInput(
+                    "input: a string holds a lone surrogate (" + ascii(value)[:40] + ")"
+                ) from None
+
+
+def read_input(name: str) -> Any:
+    """The parsed JSON of FILE (standard input for "-"), at most MAX_INPUT bytes."""
+    where = "standard input" if name == "-" else name
+    raw = read_bounded(name)
+    if len(raw) > MAX_INPUT:
+        raise BadInput("input: %s holds more than %d bytes: not a game" % (where, MAX_INPUT))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise BadInput("input: " + where + " is not UTF-8 text") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except RecursionError:
         raise BadInput("input: not valid JSON (nested too deeply)") from None
     except ValueError as e:  # JSONDecodeError, or an integer too long to convert
-        raise BadInput("input: not valid JSON (" + str(e) + ")") from None
+        raise BadInput("input: not valid JSON (" + str(e)[:200] + ")") from None
+    _check_strings(data)
+    return data
 
 
 def run(argv: list[str]) -> dict[str, Any]:
@@ -95,7 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     except BadInput as e:
         write(" ".join(str(e).split()) + "\n", sys.stderr)
         return 2
-    write(json.dumps(out, ensure_ascii=False) + "\n", sys.stdout)
+    try:
+        text = json.dumps(out, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")
+    except (ValueError, TypeError, UnicodeEncodeError) as e:  # never a traceback
+        write("internal error: the result is not JSON (" + str(e) + ")\n", sys.stderr)
+        return 2
+    write(text + "\n", sys.stdout)
     return 0
 
 

@@ -1166,3 +1166,97 @@ def test_names_survive_the_serial_line():
     h2: list = []
     history.add(h2, "free", [0], [1], [0], ["", ""])
     assert h2[0][5] == []  # default names cost nothing
+
+
+# --- hostile input -------------------------------------------------------------------------
+def nvm_with(tmp_path, hist, name="nvm.bin"):
+    payload = bytes(persist.encode_payload(dict(META, hist=hist), []))
+    return write_image(tmp_path, raw_save(payload), name)
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        ([9, "free", [0, 1], [1, 2], [1], ["\ud800", ""], 0, 5, 1, 9], "name of P1"),
+        ([9, "fr\udc80ee", [0], [1], [0]], "mode is not a name"),
+        ([9, "free", [0], [10**20], [0]], "a total is beyond"),
+        ([9, "free", [0], [float("nan")], [0]], "totals is not a list"),
+        ([9, "free", [0], [float("inf")], [0]], "totals is not a list"),
+        ([9, "free", [0] * 300, [1] * 300, [0]], "300 players"),
+        ([9, "free", [0], [1], [0], [], 0, 10**40, 1, 9], "the duration"),
+        ([9, "free", [0], [1], [0], [], 3, 5, 1, 9], "the start player"),
+        ([9, "free", [0], [1], [0], ["x" * 65], 0, 5, 1, 9], "name of P1"),
+        ([9, "free", [0], [1], [0], ["a\nb"], 0, 5, 1, 9], "name of P1"),
+    ],
+)
+def test_hostile_nvm_records_are_skipped_in_one_line(tmp_path, run, record, words):
+    path = nvm_with(tmp_path, [*HISTORY, record])
+    status, out, err = run("--nvm", path, "--csv", tmp_path / "h.csv", "--format", "bgstats")
+    assert status == 1
+    assert len(err) == 1 and "history record 4" in err[0] and words in err[0], err
+    assert len(out.splitlines()) == 3  # the good games all came through
+    assert (tmp_path / "h.csv").read_text("utf-8").count("\n") == 10
+
+
+def test_a_number_of_1500_digits_in_a_save(tmp_path, run):
+    """(4300 digits, Python's limit, would not fit in a slot; the JSON decoder refuses them.)"""
+    path = nvm_with(tmp_path, [*HISTORY, [4, "free", [0], [10**1500], [0]]])
+    status, out, err = run("--nvm", path)
+    assert status == 1 and len(err) == 1 and "a total is beyond" in err[0]
+    assert len(json.loads(out)) == 3
+
+
+def test_a_name_that_is_not_utf8_on_the_line():
+    surrogate = "GAME 4 free 0,1 1,2 1 0 5 2 3000 %ED%A0%80,Bo"  # UTF-8 of U+D800
+    rx, messages, _ = receive([LINES[0], checked(surrogate), *LINES[1:]])
+    assert messages == ["line 2: malformed GAME line (a name is not UTF-8), skipped"]
+    assert records(rx.sorted_games()) == HISTORY
+
+
+def test_numbers_too_long_on_the_line():
+    rx, messages, _ = receive(
+        [
+            LINES[0],
+            checked("GAME 4 free 0 " + "9" * 2000 + " 0"),
+            checked("GAME 5 free 0 1 0 0 " + "1" * 11 + " 2 3000 -"),
+            *LINES[1:],
+        ]
+    )
+    assert [m.split("(")[0] for m in messages] == [
+        "line 2: malformed GAME line ",
+        "line 3: malformed GAME line ",
+    ]
+    assert records(rx.sorted_games()) == HISTORY
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_special_files_are_refused_at_once(tmp_path, run):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert_refused(*run("--nvm", fifo), "not a regular file")  # no writer: a read would hang
+    if Path("/dev/zero").exists():
+        assert_refused(*run("--nvm", "/dev/zero"), "not a regular file")
+
+
+def test_never_written_over_its_own_input(tmp_path, run):
+    path = write_image(tmp_path, image(HISTORY))
+    before = path.read_bytes()
+    for option in ("--json", "--csv"):
+        assert_refused(*run("--nvm", path, option, path), "never written over")
+    link = tmp_path / "link.bin"
+    os.link(path, link)  # the same file under another name
+    assert_refused(*run("--nvm", path, "--json", link), "never written over")
+    os.symlink(path, tmp_path / "sym.bin")
+    assert_refused(*run("--nvm", path, "--png", tmp_path / "sym.bin", "--game", 1), "never")
+    assert path.read_bytes() == before
+
+
+def test_png_of_many_seats_or_huge_totals(tmp_path, run):
+    many = [4, "free", [1] * 40, list(range(40)), [39], [], 0, 5, 2, 3500]
+    huge = [5, "free", [0, 1], [10**9, -(10**9)], [0], [], 0, 5, 2, 3600]
+    path = nvm_with(tmp_path, [*HISTORY, many, huge])
+    status, out, err = run("--nvm", path, "--png", tmp_path / "g.png", "--game", 4)
+    assert_refused(status, out, err, "40 players, a chart shows at most 16")
+    status, out, err = run("--nvm", path, "--png", tmp_path / "g.png", "--game", 5)
+    assert (status, err) == (0, [])
+    assert Image.open(tmp_path / "g.png").size == export.PNG_SIZE
