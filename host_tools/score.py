@@ -88,7 +88,11 @@ def _check_strings(data: Any) -> None:
 def read_input(name: str) -> Any:
     """The parsed JSON of FILE (standard input for "-"), at most MAX_INPUT bytes."""
     where = "standard input" if name == "-" else name
-    raw = read_bounded(name)
+    return json_input(read_bounded(name), where)
+
+
+def json_input(raw: bytes, where: str) -> Any:
+    """The parsed JSON of `raw` read from `where`; BadInput naming what is wrong."""
     if len(raw) > MAX_INPUT:
         raise BadInput("input: %s holds more than %d bytes: not a game" % (where, MAX_INPUT))
     try:

@@ -6,11 +6,14 @@ The lines come from the firmware's own ``history.export_lines`` and the images f
 cost no real time.
 """
 
+import contextlib
+import io
 import itertools
 import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 from datetime import UTC, datetime, timedelta
@@ -1260,3 +1263,38 @@ def test_png_of_many_seats_or_huge_totals(tmp_path, run):
     status, out, err = run("--nvm", path, "--png", tmp_path / "g.png", "--game", 5)
     assert (status, err) == (0, [])
     assert Image.open(tmp_path / "g.png").size == export.PNG_SIZE
+
+
+hostile_value = st.one_of(
+    st.integers(-(10**12), 10**12),
+    st.sampled_from([10**400, -(10**400), float("nan"), float("inf"), 2.5, True, None]),
+    st.text(max_size=6),
+    st.sampled_from(["\ud800", "a\udfffb", "\x00", "free", "hortis-automne", ""]),
+    st.lists(st.integers(-3, 70), max_size=4),
+    st.lists(st.sampled_from(["", "Zoé", "\ud800", "x" * 70]), max_size=4),
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(st.data())
+def test_hostile_records_fuzz(tmp_path, data):
+    """A fixed-seed fuzz: records with hostile fields in a valid save; every output either
+    holds the game or says in one line why it was skipped, never a traceback."""
+    record = list(data.draw(st.sampled_from(HISTORY)))
+    for _ in range(data.draw(st.integers(1, 3))):
+        record[data.draw(st.integers(0, len(record) - 1))] = data.draw(hostile_value)
+    tmp_path = Path(tempfile.mkdtemp(dir=tmp_path))  # one folder per example
+    path = nvm_with(tmp_path, [HISTORY[0], record])
+    out_dir = tmp_path / "plays"
+    argv = ["--nvm", path, "--csv", tmp_path / "h.csv", "--json", tmp_path / "h.json",
+            "--out", out_dir]  # fmt: skip
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = export.main([str(a) for a in argv])
+    lines = err.getvalue().splitlines()
+    assert status in (0, 1), lines
+    assert all("Traceback" not in line for line in lines)
+    games = json.loads((tmp_path / "h.json").read_text("utf-8"))
+    assert len(games) == (2 if status == 0 else 1) or games[-1]["seq"] == 1
+    assert len(list(out_dir.glob("potager-*.json"))) == len(games)

@@ -1,5 +1,6 @@
 """`python -m host_tools score GAME [FILE]` end to end: docs/spec/score-cli.md."""
 
+import io
 import json
 import os
 import subprocess
@@ -266,3 +267,102 @@ def test_any_mutation_scores_or_is_refused_in_one_line(game, data):
         return
     assert isinstance(out, dict)
     json.dumps(out)
+
+
+# --- hostile input: bounded, never a traceback -------------------------------------------
+
+
+def horticolor_with(**changes):
+    data = json.loads(json.dumps(VALID["horticolor"]))
+    data["players"][0].update(changes)
+    return data
+
+
+HOSTILE = [
+    (b'{"players": [{"name": "\\ud800"}]}', "lone surrogate"),
+    (b'{"\\udfff": 1, "players": []}', "lone surrogate"),
+    (b'{"players": [{"name": "A\xed\xa0\x80"}]}', "not UTF-8"),  # a surrogate in UTF-8
+    (json.dumps(horticolor_with(card_points=float("nan"))).encode(), "card_points"),
+    (json.dumps(horticolor_with(card_points=float("inf"))).encode(), "card_points"),
+    (json.dumps(horticolor_with(card_points=1e400)).encode(), "card_points"),
+    (json.dumps(horticolor_with(synergy=-float("inf"))).encode(), "synergy"),
+    (b'{"players": ' + b"9" * 4301 + b"}", "not valid JSON"),
+    (b'{"players": [' + b"1," * 600000 + b"1]}", "more than 1048576 bytes"),
+]
+
+
+@pytest.mark.parametrize(("raw", "words"), HOSTILE, ids=[str(i) for i in range(len(HOSTILE))])
+def test_hostile_json_is_refused_in_one_line(capsysbinary, monkeypatch, raw, words):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    assert cli.main(["horticolor"]) == 2
+    out, err = capsysbinary.readouterr()
+    assert out == b"" and err.count(b"\n") == 1 and words.encode() in err, err
+
+
+def test_special_files_and_big_files_are_refused_at_once(tmp_path):
+    if Path("/dev/zero").exists():
+        assert_refused(run("horticolor", "/dev/zero"), "not a regular file")
+        with open("/dev/zero", "rb") as zero:  # standard input that never ends
+            result = subprocess.run(
+                [sys.executable, "-m", "host_tools.score", "horticolor"],
+                stdin=zero, capture_output=True, cwd=ROOT, timeout=60,
+            )  # fmt: skip
+        assert_refused(result, "more than 1048576 bytes")
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo"
+        os.mkfifo(fifo)  # nobody writes: reading it would wait for ever
+        assert_refused(run("horticolor", str(fifo)), "not a regular file")
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (cli.MAX_INPUT + 1))
+    assert_refused(run("horticolor", str(big)), "more than 1048576 bytes")
+
+
+def test_a_file_name_in_undecodable_bytes(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools.score", "horticolor", os.fsencode(tmp_path) + b"/\xff"],
+        capture_output=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert_refused(result, "FILE: cannot read", "\\udcff")
+
+
+hostile_text = st.one_of(
+    st.text(max_size=8),
+    st.sampled_from(["\\ud800", "\\udfff", "\\u0000", "\\n"]),
+)
+hostile_number = st.one_of(
+    st.integers(),
+    st.sampled_from(["NaN", "Infinity", "-Infinity", "1e400", "-0.0", "9" * 4400, "1e-400"]),
+)
+
+
+@st.composite
+def hostile_json(draw):
+    """JSON text close to a game's, with hostile strings and numbers spliced in."""
+    game = draw(st.sampled_from(sorted(VALID)))
+    text = json.dumps(VALID[game])
+    for _ in range(draw(st.integers(1, 4))):
+        if draw(st.booleans()):
+            piece = '"' + draw(hostile_text).replace('"', "") + '"'
+        else:
+            piece = str(draw(hostile_number))
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 6))
+        text = text[:at] + piece + text[at + cut :]
+    return game, text
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(hostile_json())
+def test_hostile_fuzz_scores_or_refuses_in_one_line(case):
+    """A fixed-seed fuzz (derandomize): any such input scores, or is refused in one line."""
+    game, text = case
+    try:
+        data = cli.json_input(text.encode("utf-8", "surrogatepass"), "standard input")
+        out = cli.scorer(game)(data)
+    except cli.BadInput as e:
+        assert str(e) and "\n" not in str(e)
+        return
+    except ValueError as e:
+        assert str(e) and "\n" not in str(e)
+        return
+    json.dumps(out, ensure_ascii=False, allow_nan=False).encode("utf-8")
