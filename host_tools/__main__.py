@@ -13,7 +13,7 @@ COMMANDS = {
     "sim": "run the firmware on the simulated board (terminal UI, or --headless --script)",
     "score": "score a finished game from JSON with the device's rule core",
     "deploy": "copy the firmware to a CIRCUITPY drive",
-    "export": "the history of finished games: from USB serial or an NVM image to CSV, JSON, PNG",
+    "export": "finished games from USB serial or an NVM image: CSV, JSON, PNG, BG Stats",
     "bench": "measure the budgets (display traffic, heap, flash wear)",
 }
 

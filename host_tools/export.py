@@ -1,4 +1,5 @@
-"""`python -m host_tools export`: the device's history of finished games, as CSV, JSON or a PNG.
+"""`python -m host_tools export`: the device's history of finished games, as CSV, JSON, a PNG
+or BG Stats plays.
 
 Sources (one of):
   --port DEVICE [--timeout S]   the USB serial console (pyserial, 115200 baud): waits for the
@@ -8,14 +9,24 @@ Sources (one of):
   --nvm FILE                    an NVM image (the simulator's --nvm file): the newest valid
                                 save, read with the firmware's own potager.core.persist.Store
 Outputs (any of; JSON on standard output when none is named):
-  --csv OUT.csv   one row per player per game: seq,mode,player,colour,total,winner
-  --json OUT.json [{"seq", "mode", "players": [{"seat", "colour", "total", "winner"}]}]
+  --format F      standard output: json, csv, bgstats (a BG Stats play per line) or
+                  bgstats-links (a bgstats:// link per line)
+  --out DIR       BG Stats plays as DIR/<sourcePlayId>.json, and DIR/links.html
+  --csv OUT.csv   one row per player per game: seq,mode,player,colour,total,winner,name,
+                  start,date,date_is,duration_s
+  --json OUT.json [{"seq", "mode", "date", "date_is", "duration_s", "start_player",
+                    "players": [{"seat", "name", "colour", "total", "winner", "start"}]}]
   --png OUT.png --game SEQ      a bar chart of one game's totals (Pillow, deterministic)
+  --game NAME, --location TEXT  BG Stats: the free-score games' name, where they were played
 
-Every damaged line is reported on standard error as one line ("line 4: checksum mismatch,
-skipped") and the games received intact are still written. Exit status: 0 complete, 1 the
-transfer was incomplete (timeout, missing END, lost lines, unplugged), 2 bad arguments, an
-unreadable file, a corrupt NVM image or an output that cannot be written. See docs/export.md.
+Games are dated from the device's power session and uptime (exact for the export's own
+session, else an estimate; see date_games). Input is bounded and checked: an NVM image is a
+regular file of at most MAX_NVM bytes, a record that is not the device's is skipped with a
+line, no output is written over the input. Every damaged line is reported on standard error
+as one line ("line 4: checksum mismatch, skipped") and the games received intact are still
+written. Exit status: 0 complete, 1 the transfer was incomplete (timeout, missing END, lost
+lines, unplugged), 2 bad arguments, an unreadable file, a corrupt NVM image or an output that
+cannot be written. See docs/export.md.
 """
 
 import argparse
