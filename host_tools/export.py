@@ -5,7 +5,7 @@ Sources (one of):
   --port DEVICE [--timeout S]   the USB serial console (pyserial, 115200 baud): waits for the
                                 user to choose Settings > "Export history (USB)" on the device
                                 and reads the checksummed lines until END (firmware:
-                                potager.core.history.export_lines / check_line)
+                                potager.core.history_lines.export_lines / check_line)
   --nvm FILE                    an NVM image (the simulator's --nvm file): the newest valid
                                 save, read with the firmware's own potager.core.persist.Store
 Outputs (any of; JSON on standard output when none is named):
@@ -249,7 +249,7 @@ def game_from_record(record: Any) -> Game:
 
 # ----------------------------------------------------------------------------- serial
 KEYWORDS = (b"POTAGER ", b"GAME ", b"END ")
-READ_FORMATS = (1, 2)  # history.EXPORT_FORMAT and the ones before it
+READ_FORMATS = (1, 2)  # history_lines.EXPORT_FORMAT and the ones before it
 _INTS = re.compile(r"-?[0-9]{1,10}(,-?[0-9]{1,10})*\Z")
 _NUMBER = re.compile(r"[0-9]{1,10}\Z")
 _CHECKSUM = re.compile(rb"\*[0-9A-Fa-f]{4}\Z")
@@ -354,7 +354,7 @@ class Receiver:
         """(text, "", cut_before) for a line whose checksum holds, else (None, problem, _).
         Noise glued before the export line (the console's title escapes, a line cut by a
         reset) is looked past: the export line may start at any of its keywords."""
-        check_line = firmware("potager.core.history").check_line
+        check_line = firmware("potager.core.history_lines").check_line
         starts = sorted(
             pos
             for word in KEYWORDS

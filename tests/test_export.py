@@ -1,6 +1,6 @@
 """`python -m host_tools export`: the history through a noisy serial line and NVM images.
 
-The lines come from the firmware's own ``history.export_lines`` and the images from its own
+The lines come from the firmware's own ``history_lines.export_lines`` and the images from its own
 ``persist.Store`` + ``persist.encode_payload``; the serial port is a fake with pyserial's
 ``readline()`` (partial data when its timeout runs out) on a virtual clock, so the timeouts
 cost no real time.
@@ -29,6 +29,7 @@ from host_tools import export
 
 ROOT = Path(__file__).resolve().parent.parent
 history = export.firmware("potager.core.history")
+history_lines = export.firmware("potager.core.history_lines")
 persist = export.firmware("potager.core.persist")
 view = export.firmware("potager.ui.view")
 crc16 = export.firmware("potager.core.crc").crc16
@@ -44,15 +45,17 @@ T0 = datetime(2026, 12, 1, 21, 0, 0, tzinfo=UTC)
 def make_history():
     """Three games: one before a power cut (session 1), two after it (session 2)."""
     h: list = []
-    history.add(h, "hortis", [0, 1, 6], [12, 30, 30], [1, 2], None, 0, 600, 1, 900)
-    history.add(h, "free", [3, 2], [-5, 0], [1], ["Zoé", ""], 1, 1200, 2, 1500)
-    history.add(h, "arboretum", [4, 5, 7, 2], [18, 22, 9, 0], [1], None, 2, 1800, 2, 3400)
+    history.add(h, "hortis", [0, 1, 6], [12, 30, 30], [1, 2], None, [0, 600, 1, 900])
+    history.add(h, "free", [3, 2], [-5, 0], [1], ["Zoé", ""], [1, 1200, 2, 1500])
+    history.add(h, "arboretum", [4, 5, 7, 2], [18, 22, 9, 0], [1], None, [2, 1800, 2, 3400])
     return h
 
 
 HISTORY = make_history()
 SESSION, UP = 2, 4000  # the device's power session and uptime at the export
-LINES = [(line + "\r\n").encode() for line in history.export_lines(HISTORY, SESSION, UP, DEVICE)]
+LINES = [
+    (line + "\r\n").encode() for line in history_lines.export_lines(HISTORY, [DEVICE, SESSION, UP])
+]
 # the start of each game: session 2 began at T0 - 4000 s; session 1 is placed just before it
 DATES = ["2026-12-01 19:43:20", "2026-12-01 19:58:20", "2026-12-01 20:20:00"]
 
@@ -238,7 +241,7 @@ def test_clean_export_round_trip():
 
 
 def test_empty_history_is_a_complete_export():
-    rx, messages, _ = receive([(line + "\n").encode() for line in history.export_lines([])])
+    rx, messages, _ = receive([(line + "\n").encode() for line in history_lines.export_lines([])])
     assert (rx.complete, rx.sorted_games(), messages) == (True, [], [])
 
 
@@ -387,7 +390,7 @@ def test_ctrl_c_keeps_what_was_read():
 def test_a_new_export_after_a_reset_completes_the_transfer():
     later = make_history()
     history.add(later, "free", [0, 1], [3, 4], [1])
-    again = [(line + "\r\n").encode() for line in history.export_lines(later)]
+    again = [(line + "\r\n").encode() for line in history_lines.export_lines(later)]
     rx, messages, _ = receive([*LINES[:2], LINES[2][:15], b"\r\n", 2.0, *again])
     assert messages == [
         "line 3: cut off (no checksum), skipped",
@@ -1158,8 +1161,8 @@ def test_format_1_lines_and_records_are_still_read(tmp_path, run, fake_port):
 def test_names_survive_the_serial_line():
     names = ["Zoé", "", "Ana María", "李", "a,b %20"]
     h: list = []
-    history.add(h, "free", [0, 1, 2, 3, 4], [1, 2, 3, 4, 5], [4], names, 3, 61, 7, 99)
-    lines = [(line + "\n").encode() for line in history.export_lines(h, 7, 100, DEVICE)]
+    history.add(h, "free", [0, 1, 2, 3, 4], [1, 2, 3, 4, 5], [4], names, [3, 61, 7, 99])
+    lines = [(line + "\n").encode() for line in history_lines.export_lines(h, [DEVICE, 7, 100])]
     assert all(line.isascii() for line in lines)
     rx, messages, _ = receive(lines)
     assert messages == []

@@ -65,14 +65,11 @@ class App:
         self.history = []  # finished games (core.history records)
         self.records = {}  # per mode, kept across games and power cycles (e.g. personal bests)
         self.boot_at = now
-        # the device has no clock: whole seconds since boot, a power-session counter (from the
-        # save) and when the game in progress started, for the history (core.history)
-        self.up = 0
-        self.up_mark = now
-        self.session = 1
-        self.device_id = self.system.uid() if hasattr(self.system, "uid") else ""
-        self.game_t0 = 0
-        self.game_first = 0
+        # The device has no clock; for the history (core.history) and its export, one list
+        # (few names: RAM): [device id, power session (counted in the save), whole seconds
+        # since boot, start player of the game in progress, the uptime at its start, the
+        # ticks of the last whole second]
+        self.hx = [self.system.uid() if hasattr(self.system, "uid") else "", 1, 0, 0, 0, now]
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
         self.last_input = now
@@ -90,10 +87,11 @@ class App:
                 self.records = meta.get("rec") or {}
                 clock = meta.get("hx")
                 if clock:  # [device id, session, uptime, start player, seconds of the game]
-                    self.device_id = clock[0] or self.device_id
-                    self.session = clock[1] + 1
-                    self.game_first = clock[3]
-                    self.game_t0 = -clock[4]
+                    hx = self.hx
+                    hx[0] = clock[0] or hx[0]
+                    hx[1] = clock[1] + 1
+                    hx[3] = clock[3]
+                    hx[4] = -clock[4]  # the game's seconds so far count on from this boot
                 if meta.get("mode"):
                     self.restore_game(meta["mode"], meta["base"], log)
             except Exception:  # a save that passes its CRC but not the rules: never trust it
@@ -125,10 +123,11 @@ class App:
     def step(self, now):
         """One pass of the main loop: input, timers, drawing, saving. Idle: allocates nothing."""
         self.now = now
-        gone = ticks_diff(now, self.up_mark)
-        if gone >= 1000:
-            self.up += gone // 1000
-            self.up_mark = (self.up_mark + gone // 1000 * 1000) % 0x20000000  # ticks wrap
+        hx = self.hx
+        seconds = ticks_diff(now, hx[5]) // 1000
+        if seconds > 0:
+            hx[2] += seconds
+            hx[5] = (hx[5] + seconds * 1000) % 0x20000000  # ticks wrap at 2**29
         event = self.buttons.poll()
         while event is not None:
             self.last_input = now
@@ -324,8 +323,8 @@ class App:
 
     # ------------------------------------------------------------ game state
     def start_game(self, mode, state):
-        self.game_t0 = self.up
-        self.game_first = state["act"]
+        self.hx[3] = state["act"]
+        self.hx[4] = self.hx[2]
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode
         self.load_texts(mode)
@@ -351,6 +350,7 @@ class App:
         mode = self.mode
         if mode == "hortis" and not state["g"]:
             mode = "hortis-automne"  # as the score CLI names the two games
+        hx = self.hx  # the start player, the duration, the session and the uptime now
         registry.load("potager.core.history").add(
             self.history,
             mode,
@@ -358,10 +358,7 @@ class App:
             totals,
             winners,
             None,
-            self.game_first,
-            self.up - self.game_t0,
-            self.session,
-            self.up,
+            [hx[3], hx[2] - hx[4], hx[1], hx[2]],
         )
         self.close_game(HomeScreen())
         self.push(registry.load("potager.ui.menu").ResultsScreen(state, totals, winners))
@@ -389,11 +386,6 @@ class App:
             self.mark_unsaved()
         else:
             self.refuse("nothing_to_redo")
-
-    def clock_meta(self):
-        """What the save keeps of the clock: [device id, session, uptime, start player,
-        seconds the game in progress has run]."""
-        return [self.device_id, self.session, self.up, self.game_first, self.up - self.game_t0]
 
     def mark_unsaved(self):
         self.saving.mark(self.now)

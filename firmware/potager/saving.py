@@ -40,7 +40,8 @@ class Saving:
         meta = {"lang": app.language, "set": app.power.settings, "mode": app.mode, "base": None}
         meta["hist"] = app.history
         meta["rec"] = app.records
-        meta["hx"] = app.clock_meta()
+        hx = app.hx  # [device id, session, uptime, start player, seconds of the game]
+        meta["hx"] = [hx[0], hx[1], hx[2], hx[3], hx[2] - hx[4]]
         log = []
         if engine is not None:
             meta["base"] = engine.base

@@ -1,7 +1,6 @@
 """Device settings (from home): language, ring, night mode, beep, dim and sleep; the history
 export. Kept across power cycles, not undone: they are not part of a game."""
 
-from potager.core import history
 from potager.ui.screens import LanguageScreen
 from potager.ui.table_settings import SettingsScreen
 
@@ -44,6 +43,8 @@ class DeviceScreen(SettingsScreen):
 
 def export(app):
     """The history as checksummed lines on the USB serial console."""
-    for line in history.export_lines(app.history, app.session, app.up, app.device_id):
+    from potager.core.history_lines import export_lines  # only now: RAM
+
+    for line in export_lines(app.history, app.hx):
         print(line)
     app.say("exported")
