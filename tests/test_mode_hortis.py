@@ -428,7 +428,7 @@ def test_whole_live_game_to_the_result_records_and_history():
         "  Automne          35",
     ]
     assert board.app.engine is None
-    assert board.app.history[-1][1:] == ["hortis", [0], [35], [0]]
+    assert board.app.history[-1][1:5] == ["hortis-automne", [0], [35], [0]]
     assert board.app.records["hortis"] == {"b": [35, None], "rec": [[0, 35]]}
     board.script("press BACK")
     assert board.rows()[0].startswith("Results") and "35" in board.rows()[1]
@@ -501,7 +501,7 @@ def test_two_players_one_copy_each_turn_and_the_tie_break():
     board.script("press OK\npress TURN")  # the result: TURN shows the other player's
     assert board.rows()[0] == "Result            ♥P1"
     board.script(TO_RESULT_END + "press OK\npress OK\npress BACK")
-    assert board.app.history[-1][3:] == [[30, 30], [1]]  # the most dice used wins the tie
+    assert board.app.history[-1][3:5] == [[30, 30], [1]]  # the most dice used wins the tie
     assert board.rows()[1].startswith("▶ 1 ●P2*")
 
 
@@ -598,7 +598,7 @@ COMPACT = (
 
 def test_compact_game_on_cpython():
     board = board_after(COMPACT)
-    assert board.app.history[-1][1:] == ["hortis", [0], [9], [0]]
+    assert board.app.history[-1][1:5] == ["hortis-automne", [0], [9], [0]]
     assert board.rows()[0].startswith("Results")
 
 
