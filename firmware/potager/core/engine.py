@@ -16,13 +16,36 @@ from potager.core.compat import const
 LOG_LIMIT = const(48)
 
 
-def clone(value):
-    """Deep copy of the JSON-like values a state is made of (dict, list, int, str, bool)."""
+def _shallow(value):
     if isinstance(value, dict):
-        return {k: clone(v) for k, v in value.items()}
+        return dict(value)
     if isinstance(value, list):
-        return [clone(v) for v in value]
+        return value[:]
     return value
+
+
+def clone(value):
+    """Deep copy of the JSON-like values a state is made of (dict, list, int, str, bool).
+
+    Iterative, not recursive: replay runs deep in the key handling, and each level of a
+    recursive copy costs a frame of the board's 2 KiB Python stack. Containers are copied
+    at their exact size (no growth while filling), then their nested containers in turn."""
+    top = _shallow(value)
+    if top is value:
+        return value
+    todo = [value, top]  # (original, copy) pairs whose nested containers are still shared
+    while todo:
+        copy = todo.pop()
+        original = todo.pop()
+        keys = original if isinstance(original, dict) else range(len(original))
+        for k in keys:
+            inner = original[k]
+            new = _shallow(inner)
+            if new is not inner:
+                copy[k] = new
+                todo.append(inner)
+                todo.append(new)
+    return top
 
 
 class Engine:
