@@ -160,6 +160,85 @@ def deploy_bytes():
     )
 
 
+def circuitpython_measures():
+    """On CircuitPython's own 32-bit VM (the CircuitPython kit, host_tools/cpkit.py): the
+    smallest heap in which a whole scripted game of each mode runs (the games of
+    tests/test_circuitpython_vm.py), from .py and from .mpy; the bytes deploy puts on the
+    drive (firmware and libraries) as .py and as .mpy. None where the kit is absent."""
+    import tempfile
+
+    from host_tools import cpkit
+    from host_tools.drive import circuitpy_files
+
+    if cpkit.missing(cpkit.VM, cpkit.MPY_CROSS):
+        print("bench: " + str(cpkit.missing(cpkit.VM, cpkit.MPY_CROSS)), file=sys.stderr)
+        return None
+    sys.path[:0] = [str(ROOT / "tests"), str(MPY_TESTS)]
+    if str(FIRMWARE) not in sys.path:
+        sys.path.append(str(FIRMWARE))  # at the end, as tests/conftest.py puts it
+    from test_circuitpython_vm import GAMES  # type: ignore[import-not-found]
+
+    cross = cpkit.executable(cpkit.MPY_CROSS)
+    assert cross is not None  # cpkit.missing said it is there
+    heaps = {}
+    with tempfile.TemporaryDirectory(prefix="potager-bench-") as tmp:
+        compiled = Path(tmp, "mpy")
+        cpkit.compile_tree(cross, [FIRMWARE / "potager"], compiled / "potager")
+        cpkit.compile_tree(cross, [MPY_TESTS], compiled)
+        paths = {"py": [FIRMWARE, MPY_TESTS], "mpy": [compiled]}
+        for mode, script in GAMES.items():
+            game = Path(tmp, mode + ".txt")
+            game.write_text(script)
+            for form, path in paths.items():
+
+                def runs(kib, game=game, path=path):
+                    run = cpkit.run_vm(MPY_TESTS / "run_app.py", game, heap=f"{kib}K", path=path)
+                    return run.returncode == 0
+
+                heaps[f"{mode} {form}"] = _smallest(runs)
+    sizes = {}
+    for form, mpy_cross in (("py", None), ("mpy", cross)):
+        sizes[form] = sum(len(data) for data in circuitpy_files(mpy_cross).values())
+    return {"heap_kib": heaps, "drive_bytes": sizes}
+
+
+def _smallest(runs, low=16, high=512):
+    """Bisect the heap in KiB; enough when it and the next 8 KiB both run (as smallest_heap)."""
+
+    def enough(kib):
+        return runs(kib) and runs(kib + 8)
+
+    if not enough(high):
+        return None
+    while high - low > 2:
+        mid = (low + high) // 2
+        if enough(mid):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def circuitpython_rows(results):
+    found = results.get("circuitpython")
+    if not found:
+        return ["| smallest heap, CircuitPython 32-bit VM | not measured (no kit) | | |"]
+    heaps = found["heap_kib"]
+    lines = []
+    for mode in sorted({key.split()[0] for key in heaps}):
+        py, mpy = heaps.get(mode + " py"), heaps.get(mode + " mpy")
+        lines.append(
+            f"| smallest heap, CircuitPython 32-bit VM, .py/.mpy, {mode} game | "
+            f"{py} / {mpy} KiB | budget 96 / 64 KiB | |"
+        )
+    size = found["drive_bytes"]
+    lines.append(
+        f"| deployed to the drive (firmware and libraries), .mpy | {size['mpy']} B | "
+        f"{size['py']} B (.py) | {size['py'] / max(size['mpy'], 1):.1f}× less |"
+    )
+    return lines
+
+
 def measure():
     scripts = sessions()
     per_press, presses_per_s = display(scripts)
@@ -181,6 +260,7 @@ def measure():
         "sim_presses_per_s": round(presses_per_s, 1),
         "arboretum_cli_ms": arboretum_cli_ms(),
         "deploy_bytes": deploy_bytes(),
+        "circuitpython": circuitpython_measures(),
     }
 
 
@@ -209,6 +289,7 @@ def table(results):
     cli_ms = results["arboretum_cli_ms"]
     lines.append(f"| score CLI, 4-player Arboretum end state | {cli_ms} ms | | |")
     lines.append(f"| firmware deployed | {results['deploy_bytes']} B | | |")
+    lines += circuitpython_rows(results)
     return "\n".join(lines)
 
 

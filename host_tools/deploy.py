@@ -8,8 +8,8 @@ one), the ``potager/`` package and, in ``lib/``, the libraries of requirements-d
 their pinned versions, from this venv. By default ``potager/`` and the libraries go as
 ``.mpy`` (less RAM on the board), compiled with the mpy-cross of the board's CircuitPython
 major version (read from ``boot_out.txt``): ``--mpy-cross PATH``, else ``$MPY_CROSS``, else
-``mpy-cross-<major>*`` on PATH or in ``mpy-cross/`` of the project, else ``mpy-cross`` on
-PATH. ``--py`` deploys the sources.
+the first ``mpy-cross*`` on PATH or in ``mpy-cross/`` of the project whose ``--version`` says
+that major. ``--py`` deploys the sources.
 
 The user's files are never hurt. Deploy keeps a record of what it wrote on the drive
 (``.potager-deploy.json``: path -> sha256); a file is deploy's when the record has it

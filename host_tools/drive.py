@@ -115,8 +115,8 @@ def check_mpy_cross(mpy_cross: Path) -> str:
 
 
 def find_mpy_cross(major: int | None, given: Path | None = None) -> Path:
-    """The mpy-cross for CircuitPython `major`: --mpy-cross, else $MPY_CROSS, else
-    ``mpy-cross-<major>*`` on PATH or in MPY_CROSS_DIR, else ``mpy-cross`` on PATH."""
+    """The mpy-cross for CircuitPython `major`: --mpy-cross, else $MPY_CROSS, else the first
+    ``mpy-cross*`` on PATH or in MPY_CROSS_DIR whose ``--version`` says that major."""
     chosen = given or (Path(os.environ["MPY_CROSS"]) if os.environ.get("MPY_CROSS") else None)
     if chosen is not None:
         found = circuitpython_major(check_mpy_cross(chosen))
@@ -127,14 +127,15 @@ def find_mpy_cross(major: int | None, given: Path | None = None) -> Path:
                 f"{MPY_CROSS_URL}, or use --py)"
             )
         return chosen
-    folders = [*os.environ.get("PATH", "").split(os.pathsep), str(MPY_CROSS_DIR)]
-    pattern = f"mpy-cross-{major}*" if major is not None else "mpy-cross-*"
+    # Adafruit's builds are named like mpy-cross-linux-amd64-10.2.1.static: the version
+    # each answers decides, names that carry the major go first
+    folders = [d for d in (*os.environ.get("PATH", "").split(os.pathsep), str(MPY_CROSS_DIR)) if d]
     candidates = [
-        Path(p) for d in folders if d for p in sorted(glob.glob(os.path.join(d, pattern)))
+        Path(p) for d in folders for p in sorted(glob.glob(os.path.join(d, "mpy-cross*")))
     ]
-    candidates += [Path(d, "mpy-cross") for d in folders if d and Path(d, "mpy-cross").is_file()]
+    candidates.sort(key=lambda p: f"-{major}." not in p.name)
     for candidate in candidates:
-        if not os.access(candidate, os.X_OK) or not candidate.is_file():
+        if not candidate.is_file() or not os.access(candidate, os.X_OK):
             continue
         try:
             found = circuitpython_major(check_mpy_cross(candidate))
@@ -144,8 +145,8 @@ def find_mpy_cross(major: int | None, given: Path | None = None) -> Path:
             return candidate
     which = f"CircuitPython {major}" if major is not None else "CircuitPython"
     raise Refused(
-        f"no mpy-cross for {which} found (--mpy-cross PATH, $MPY_CROSS, or "
-        f"mpy-cross-{major if major is not None else 'N'}* on PATH or in {MPY_CROSS_DIR}): "
+        f"no mpy-cross for {which} found (--mpy-cross PATH, $MPY_CROSS, or an mpy-cross* "
+        f"on PATH or in {MPY_CROSS_DIR}): "
         f"get it from {MPY_CROSS_URL}, or deploy sources with --py"
     )
 

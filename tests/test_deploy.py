@@ -695,7 +695,7 @@ def test_where_mpy_cross_is_found(tmp_path, source, drive, monkeypatch, no_mpy_c
         fake_mpy_cross(
             no_mpy_cross, version=CP_VERSION.replace("9.2.1", "10.0.0"), name="mpy-cross-10.0.0"
         )  # another major: passed over
-        fake_mpy_cross(no_mpy_cross, name="mpy-cross-9.2.1-static")
+        fake_mpy_cross(no_mpy_cross, name="mpy-cross-linux-amd64-9.2.1.static")
     elif how == "folder":
         folder = tmp_path / "project-mpy-cross"
         monkeypatch.setattr(drive_files, "MPY_CROSS_DIR", folder)
