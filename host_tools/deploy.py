@@ -495,8 +495,9 @@ def _deploy(args: argparse.Namespace) -> int:
     for verb, rels in (("add", plan.add), ("update", plan.update), ("remove", plan.remove)):
         for rel in rels:
             print(f"  {verb:<7} {rel}")
-    for rel in plan.kept:
-        print(f"  keep    {rel} (not written by deploy)")
+    for rel in plan.kept:  # a user's name may not be valid text: printed escaped, never fatal
+        shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        print(f"  keep    {shown} (not written by deploy)")
     counts = (
         f"{len(plan.add)} added, {len(plan.update)} updated, {len(plan.remove)} removed, "
         f"{len(plan.unchanged)} unchanged"
