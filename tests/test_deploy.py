@@ -210,6 +210,25 @@ def test_stale_files_of_ours_go_and_the_users_stay(source, drive, capsys):
         assert (drive / rel).read_bytes() == data
 
 
+def test_libraries_deploy_wrote_are_kept_in_sync_and_the_users_stay(source, drive, tmp_path):
+    assert run(drive, source, "--py") == 0
+    fewer = tmp_path / "fewer.txt"  # a library the firmware no longer needs
+    fewer.write_text(
+        "".join(
+            line + "\n"
+            for line in (ROOT / "requirements-device.txt").read_text().splitlines()
+            if "ticks" not in line
+        )
+    )
+    assert run(drive, source, "--py", "--requirements", str(fewer)) == 0
+    assert not (drive / "lib/adafruit_ticks.py").exists()
+    assert (drive / "lib/neopixel.py").read_bytes() == LIB_PY["lib/neopixel.py"]
+    for rel, data in USER.items():
+        assert (drive / rel).read_bytes() == data
+    (drive / "lib/neopixel.py").write_bytes(b"# changed on the drive\n")
+    assert run(drive, source, "--py") == 2  # not deploy's any more: the user's now
+
+
 @pytest.mark.parametrize("make", ["missing", "no_boot_out", "boot_out_link"])
 def test_a_folder_that_is_not_a_circuitpy_drive_is_refused(tmp_path, source, make, capsys):
     target = tmp_path / "somewhere"
