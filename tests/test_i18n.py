@@ -16,7 +16,7 @@ from potager.core import registry
 from potager.ui import view
 
 LANG = Path(__file__).resolve().parent.parent / "firmware" / "potager" / "lang"
-FONT = LANG.parent / "fonts" / "terminus-12.bdf"
+FONT = LANG.parent / "fonts" / "terminus-12.bin"
 
 
 def table(name):
@@ -73,10 +73,13 @@ def test_every_screen_fits_in_both_languages(language, mode, no_clipping):
 
 
 def glyph(char):
-    """The glyph's rows as bit strings, from the shipped BDF."""
-    text = FONT.read_text("latin-1").split(f"ENCODING {ord(char)}\n", 1)[1]
-    bits = text.split("BITMAP\n", 1)[1].split("ENDCHAR", 1)[0].split()
-    return [int(row, 16) for row in bits]
+    """The glyph's rows as bits, from the shipped font."""
+    from potager.hw.font import FontFile
+
+    font = FontFile(FONT.read_bytes())
+    index = font.index(ord(char))
+    assert index >= 0, char + " is not in the font"
+    return [font.row(index, y) for y in range(font.height)]
 
 
 @pytest.mark.parametrize("char", "éèêàâçôîûùëïœÉÈÊÀÂÇÔÎÛÙËÏŒ«»’")
