@@ -14,7 +14,7 @@ from potager.core.clock import OVERTIME, Clock, warning_stage
 from potager.core.compat import const
 from potager.core.crc import crc16
 from potager.core.engine import Engine
-from potager.core.gestures import Gestures, ticks_diff
+from potager.core.gestures import Gestures, fresh, ticks_diff
 from potager.power import ASLEEP, AWAKE, Power
 from potager.saving import Saving
 from potager.ui import view
@@ -26,13 +26,13 @@ BLINK_MS = const(1000)  # the active seat's rhythm: on for BLINK_ON_MS of every 
 BLINK_ON_MS = const(700)
 FAST_BLINK_MS = const(250)  # overtime
 PIXELS = const(12)
-BOOT_KEY_MS = const(600)  # BACK held while powering on opens the safe menu
+BOOT_KEY_MS = const(600)  # BACK pressed this soon after the keys are scanned: the safe menu
 
 current = None  # the running App, for the simulator and the REPL
 
 
 class App:
-    def __init__(self, display, pixels, buttons, nvm, now=0, system=None, sound=None):
+    def __init__(self, display, pixels, buttons, nvm, now=0, system=None, sound=None, keys_at=None):
         self.system = system  # board_id(), version(), mem_free(); None off the board
         self.sound = sound  # start(hz), stop(); None: no piezo
         self.beep_until = None
@@ -64,12 +64,14 @@ class App:
         self.power = Power()
         self.history = []  # finished games (core.history records)
         self.records = {}  # per mode, kept across games and power cycles (e.g. personal bests)
-        self.boot_at = now
         # The device has no clock; for the history (core.history) and its export, one list
         # (few names: RAM): [device id, power session (counted in the save), whole seconds
         # since boot, start player of the game in progress, the uptime at its start, the
         # ticks of the last whole second]
         self.hx = [self.system.uid() if hasattr(self.system, "uid") else "", 1, 0, 0, 0, now]
+        # When the keys began to be scanned (power-on): the safe menu's window is measured from
+        # there with the keys' own timestamps, however long boot() takes; None once it closed.
+        self.boot_at = now if keys_at is None else keys_at
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
         self.last_input = now
@@ -128,29 +130,37 @@ class App:
         if seconds > 0:
             hx[2] += seconds
             hx[5] = (hx[5] + seconds * 1000) % 0x20000000  # ticks wrap at 2**29
+        self.keep_fresh(now)
         event = self.buttons.poll()
         while event is not None:
             self.last_input = now
             key = event.key_number
+            at = event.timestamp  # when keypad saw it: a busy step does not turn holds short
+            self.held_keys(at)  # holds and repeats that came due before this event
             if event.pressed and self.power.state != AWAKE:
                 if self.power.state == ASLEEP:
                     self.swallow = key  # the key that wakes a dark device does nothing else
                 self.wake()
-            if event.pressed and key == keys.BACK and ticks_diff(now, self.boot_at) < BOOT_KEY_MS:
+            boot = self.boot_at
+            if (
+                event.pressed
+                and key == keys.BACK
+                and boot is not None
+                and ticks_diff(at, boot) < BOOT_KEY_MS
+            ):
                 self.swallow = key
                 self.push(registry.load("potager.ui.system").SafeScreen())
             if getattr(self.screen(), "RAW_KEYS", False):
                 self.screen().raw_key(self, key, event.pressed)
-            kind = self.gestures.feed(key, event.pressed, event.timestamp)
+            kind = self.gestures.feed(key, event.pressed, at)
             if kind and key != self.swallow:
                 self.screen().on_key(self, key, kind)
             if not event.pressed and key == self.swallow:
                 self.swallow = -1
             event = self.buttons.poll()
-        due = self.gestures.poll(now)
-        if due is not None and due[0] != self.swallow:
-            self.last_input = now
-            self.screen().on_key(self, due[0], due[1])
+        self.held_keys(now)
+        if self.boot_at is not None and ticks_diff(now, self.boot_at) >= BOOT_KEY_MS:
+            self.boot_at = None  # the queue up to now is read: the window is over for good
         if self.engine is not None and self.engine.revision != self.seen_revision:
             self.seen_revision = self.engine.revision
             self.clock.follow(self.engine.state, now)
@@ -161,6 +171,23 @@ class App:
             self.draw()
         if self.saving.due(now, self.last_input) and not self.saving.write(self, now):
             self.say("r.save_failed", error=True)
+
+    def held_keys(self, at):
+        due = self.gestures.poll(at)
+        while due is not None:
+            if due[0] != self.swallow:
+                self.last_input = self.now
+                self.screen().on_key(self, due[0], due[1])
+            due = self.gestures.poll(at)
+
+    def keep_fresh(self, now):
+        """Stored times never age past AGE_MAX, so every tick difference stays valid after
+        days of uptime (ticks_diff holds within 2**28 ms, 74.6 h)."""
+        self.last_input = fresh(now, self.last_input)
+        saving = self.saving
+        saving.last_write = fresh(now, saving.last_write)
+        saving.unsaved_since = fresh(now, saving.unsaved_since)
+        self.clock.keep_fresh(now)
 
     def warn(self, now):
         """A beep when the turn countdown enters a new warning stage (higher, then longer)."""
@@ -424,16 +451,27 @@ class App:
 
 
 def main():
-    """The device's loop (the simulator runs it too, through code.py)."""
-    global current
+    """The device's loop (the simulator runs it too, through code.py). Nothing ends it: a
+    part of the board that fails is stood in for, an exception in a step is recovered from,
+    and one that escapes even that starts the app again from the save."""
     from potager.hw import board_io
 
     io = board_io.BoardIO()
+    while True:
+        try:
+            run(io)
+        except Exception as error:
+            io.report(error)
+            io.idle()
+
+
+def run(io):
+    global current
     try:
-        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound)
+        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound, io.started)
     except Exception as error:  # never a dead device: run without the save that broke boot
         io.report(error)
-        current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound)
+        current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound, io.started)
         current.say("save_corrupt", error=True)
     while True:
         try:

@@ -5,6 +5,10 @@ at 2**29 like CircuitPython's, so only differences are used. A short press is re
 release (a hold must be told apart from it); LONG comes once at LONG_MS while the key is
 still down, then REPEAT every REPEAT_MS until release. One key at a time: a second key
 pressed while one is held cancels nothing and is handled on its own release.
+
+Everything is decided from the events' own timestamps (keypad stamps them when it scans), not
+from when the loop gets to them: poll with a release's timestamp before feeding it, and a hold
+made while the loop was busy still gives its LONG and its REPEATs.
 """
 
 from potager.core.compat import const
@@ -17,11 +21,21 @@ LONG_MS = const(500)
 REPEAT_MS = const(400)
 _WRAP = const(1 << 29)
 _HALF = const(1 << 28)
+# A stored "last time" is never let grow older than this (37 h): ticks_diff is only valid
+# within 2**28 ms (74.6 h), and a device can stay on for days.
+AGE_MAX = const(1 << 27)
 
 
 def ticks_diff(a, b):
     """a - b for ticks that wrap at 2**29 (as adafruit_ticks.ticks_diff)."""
     return ((a - b + _HALF) % _WRAP) - _HALF
+
+
+def fresh(now, then):
+    """`then`, or `now` - AGE_MAX if it is older: called often, an age stays measurable."""
+    if ticks_diff(now, then) > AGE_MAX:
+        return (now - AGE_MAX) % _WRAP
+    return then
 
 
 class Gestures:
@@ -32,7 +46,8 @@ class Gestures:
         self.held = [False] * keys  # LONG already sent: the release is not a SHORT
 
     def feed(self, key, pressed, ms):
-        """A raw key event; returns SHORT on a quick release, else None."""
+        """A raw key event; returns SHORT on a quick release, LONG on the release of a hold
+        whose LONG was not polled yet, else None."""
         if pressed:
             self.is_down[key] = True
             self.held[key] = False
@@ -41,12 +56,13 @@ class Gestures:
             return None
         was_down = self.is_down[key]
         self.is_down[key] = False
-        if was_down and not self.held[key]:
-            return SHORT
-        return None
+        if not was_down or self.held[key]:
+            return None
+        return LONG if ticks_diff(ms, self.down_at[key]) >= LONG_MS else SHORT
 
     def poll(self, now):
-        """(key, LONG or REPEAT) for the first held key that is due, else None."""
+        """(key, LONG or REPEAT) for the first held key that is due at `now`, else None; poll
+        until None: after a busy spell several may be due."""
         for key in range(len(self.is_down)):
             if self.is_down[key] and ticks_diff(now, self.next_at[key]) >= 0:
                 kind = REPEAT if self.held[key] else LONG

@@ -28,7 +28,8 @@ def font_path():
 
 class Oled:
     def __init__(self, i2c):
-        displayio.release_displays()
+        # displayio.release_displays() came before the bus was made (board_io): after a soft
+        # reload the old display holds the pins until then
         bus = i2cdisplaybus.I2CDisplayBus(i2c, device_address=pins.DISPLAY_ADDRESS)
         self.display = adafruit_displayio_ssd1306.SSD1306(
             bus, width=WIDTH, height=HEIGHT, auto_refresh=False
