@@ -32,7 +32,7 @@ current = None  # the running App, for the simulator and the REPL
 
 
 class App:
-    def __init__(self, display, pixels, buttons, nvm, now=0, system=None, sound=None, keys_at=None):
+    def __init__(self, display, pixels, buttons, nvm, now=0, system=None, sound=None):
         self.system = system  # board_id(), version(), mem_free(); None off the board
         self.sound = sound  # start(hz), stop(); None: no piezo
         self.beep_until = None
@@ -69,9 +69,10 @@ class App:
         # since boot, start player of the game in progress, the uptime at its start, the
         # ticks of the last whole second]
         self.hx = [self.system.uid() if hasattr(self.system, "uid") else "", 1, 0, 0, 0, now]
-        # When the keys began to be scanned (power-on): the safe menu's window is measured from
-        # there with the keys' own timestamps, however long boot() takes; None once it closed.
-        self.boot_at = now if keys_at is None else keys_at
+        # When the keys began to be scanned (main() sets it: power-on); the safe menu's window
+        # is measured from there with the keys' own times, however long boot() takes. None
+        # once it has closed.
+        self.boot_at = now
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
         self.last_input = now
@@ -130,13 +131,30 @@ class App:
         if seconds > 0:
             hx[2] += seconds
             hx[5] = (hx[5] + seconds * 1000) % 0x20000000  # ticks wrap at 2**29
-        self.keep_fresh(now)
+        # Stored times never age past 2**27 ms (37 h), so every tick difference stays valid
+        # after days of uptime (ticks_diff holds within 2**28 ms, 74.6 h).
+        self.last_input = fresh(now, self.last_input)
+        saving, clock = self.saving, self.clock
+        saving.last_write = fresh(now, saving.last_write)
+        saving.unsaved_since = fresh(now, saving.unsaved_since)
+        clock.turn_start = fresh(now, clock.turn_start)
+        clock.round_start = fresh(now, clock.round_start)
+        clock.paused_at = fresh(now, clock.paused_at)
         event = self.buttons.poll()
-        while event is not None:
+        while True:
+            # Gestures go by the keys' own times (keypad stamps them at its scan), not by when
+            # a busy step reads them: first the holds and repeats due before this event.
+            ms = now if event is None else event.timestamp
+            due = self.gestures.poll(ms)
+            while due is not None:
+                if due[0] != self.swallow:
+                    self.last_input = now
+                    self.screen().on_key(self, due[0], due[1])
+                due = self.gestures.poll(ms)
+            if event is None:
+                break
             self.last_input = now
             key = event.key_number
-            at = event.timestamp  # when keypad saw it: a busy step does not turn holds short
-            self.held_keys(at)  # holds and repeats that came due before this event
             if event.pressed and self.power.state != AWAKE:
                 if self.power.state == ASLEEP:
                     self.swallow = key  # the key that wakes a dark device does nothing else
@@ -146,19 +164,18 @@ class App:
                 event.pressed
                 and key == keys.BACK
                 and boot is not None
-                and ticks_diff(at, boot) < BOOT_KEY_MS
+                and ticks_diff(ms, boot) < BOOT_KEY_MS
             ):
                 self.swallow = key
                 self.push(registry.load("potager.ui.system").SafeScreen())
             if getattr(self.screen(), "RAW_KEYS", False):
                 self.screen().raw_key(self, key, event.pressed)
-            kind = self.gestures.feed(key, event.pressed, at)
+            kind = self.gestures.feed(key, event.pressed, ms)
             if kind and key != self.swallow:
                 self.screen().on_key(self, key, kind)
             if not event.pressed and key == self.swallow:
                 self.swallow = -1
             event = self.buttons.poll()
-        self.held_keys(now)
         if self.boot_at is not None and ticks_diff(now, self.boot_at) >= BOOT_KEY_MS:
             self.boot_at = None  # the queue up to now is read: the window is over for good
         if self.engine is not None and self.engine.revision != self.seen_revision:
@@ -171,23 +188,6 @@ class App:
             self.draw()
         if self.saving.due(now, self.last_input) and not self.saving.write(self, now):
             self.say("r.save_failed", error=True)
-
-    def held_keys(self, at):
-        due = self.gestures.poll(at)
-        while due is not None:
-            if due[0] != self.swallow:
-                self.last_input = self.now
-                self.screen().on_key(self, due[0], due[1])
-            due = self.gestures.poll(at)
-
-    def keep_fresh(self, now):
-        """Stored times never age past AGE_MAX, so every tick difference stays valid after
-        days of uptime (ticks_diff holds within 2**28 ms, 74.6 h)."""
-        self.last_input = fresh(now, self.last_input)
-        saving = self.saving
-        saving.last_write = fresh(now, saving.last_write)
-        saving.unsaved_since = fresh(now, saving.unsaved_since)
-        self.clock.keep_fresh(now)
 
     def warn(self, now):
         """A beep when the turn countdown enters a new warning stage (higher, then longer)."""
@@ -468,11 +468,13 @@ def main():
 def run(io):
     global current
     try:
-        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound, io.started)
+        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound)
     except Exception as error:  # never a dead device: run without the save that broke boot
         io.report(error)
-        current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound, io.started)
+        current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound)
         current.say("save_corrupt", error=True)
+    if io.started is not None:
+        current.boot_at = io.started
     while True:
         try:
             current.step(io.now())

@@ -30,7 +30,8 @@ def _parser() -> argparse.ArgumentParser:
         "or a script in virtual time with --headless.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"""script: one command a line, '#' starts a comment
-  press KEY | hold KEY MS | wait MS | power-cut | tear-next-write N | boot
+  press KEY | hold KEY MS | wait MS | power-cut | tear-next-write N | boot | reload
+  (reload: a soft reload, as Ctrl-D or autoreload: RAM lost; power, ticks, NVM, display kept)
   KEY: {" ".join(KEY_NAMES)}
 terminal UI keys:
   {LEGEND}

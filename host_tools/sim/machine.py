@@ -14,10 +14,12 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
+from host_tools.sim import costs
 from host_tools.sim.boards import KEY_NAMES, OLED_ADDRESS, RING_SIZE, BoardDefinition
 from host_tools.sim.ssd1306 import SSD1306
 
-# CircuitPython's supervisor.ticks_ms() wraps at 2**29 and starts 65.536 s before its first wrap.
+# CircuitPython's supervisor.ticks_ms() wraps at 2**29 and starts 65.536 s before its first wrap
+# at power-on (a reset); a soft reload does not restart it.
 TICKS_PERIOD = 1 << 29
 TICKS_AT_BOOT = TICKS_PERIOD - 65_536
 NVM_SIZE = 4096  # RP2040 and RP2350
@@ -68,18 +70,27 @@ class _Event:
     at_us: int
     seq: int
     action: Callable[[], None] = field(compare=False)
+    key: bool = field(default=False, compare=False)  # a button change: may run mid-step
 
 
 class Machine:
-    def __init__(self, definition: BoardDefinition, nvm: bytes = ERASED_NVM) -> None:
+    def __init__(
+        self, definition: BoardDefinition, nvm: bytes = ERASED_NVM, *, uptime_ms: int = 0
+    ) -> None:
         if len(nvm) != NVM_SIZE:
             raise ValueError(f"an NVM image is {NVM_SIZE} bytes, not {len(nvm)}")
         self.definition = definition
         self.now_us = 0
-        self.boot_us = 0
+        # when the power came on; uptime_ms > 0: it came on that long before the run (t=0)
+        self.power_on_us = -uptime_ms * 1000
+        self.uptime_at_start_ms = uptime_ms
         self.powered = False
         self.live = False  # the firmware is running (and so the board is powered)
         self.boot_pending = False
+        self.reloading = False  # the firmware is stopping for a soft reload
+        self._first_power_on = True
+        self.console = False  # a terminal has the USB serial console open
+        self.event_us: Optional[int] = None  # the time of the scheduled event being run
         self.nvm = bytearray(nvm)
         self.nvm_writes: list[NvmWrite] = []
         self.tear_after: Optional[int] = None
@@ -95,6 +106,7 @@ class Machine:
         self._buttons_down: set[str] = set()
         self._watchers: list[PinWatcher] = []
         self._claimed: set[str] = set()
+        self._unseen: dict[str, int] = {}  # gpio -> when it went down with nothing scanning
         gpio = definition.gpio
         self._oled_pins = (gpio(definition.oled_scl), gpio(definition.oled_sda))
         self._ring_gpio = gpio(definition.ring)
@@ -106,40 +118,92 @@ class Machine:
         return self.now_us // 1000
 
     def ticks_ms(self) -> int:
-        return (TICKS_AT_BOOT + (self.now_us - self.boot_us) // 1000) % TICKS_PERIOD
+        return self.ticks_at(self.now_us)
+
+    def ticks_at(self, at_us: int) -> int:
+        return (TICKS_AT_BOOT + (at_us - self.power_on_us) // 1000) % TICKS_PERIOD
 
     def uptime_us(self) -> int:
-        return self.now_us - self.boot_us
+        return self.now_us - self.power_on_us
 
-    def schedule(self, at_us: int, action: Callable[[], None]) -> None:
-        """Run ``action`` when the clock reaches ``at_us`` (same-time events in schedule order)."""
-        heapq.heappush(self._events, _Event(at_us, next(self._seq), action))
+    def schedule(self, at_us: int, action: Callable[[], None], *, key: bool = False) -> None:
+        """Run ``action`` when the clock reaches ``at_us`` (same-time events in schedule order).
+        ``key``: a button change, which may also run while the firmware works (see charge)."""
+        heapq.heappush(self._events, _Event(at_us, next(self._seq), action, key))
 
     def next_event_us(self) -> Optional[int]:
         return self._events[0].at_us if self._events else None
 
-    def run_due_events(self) -> None:
+    def run_due_events(self, *, keys_only: bool = False) -> None:
+        """Run the events due by now, each told its own time (``event_us``). keys_only: only
+        the button changes at the head of the queue (nothing else happens mid-step)."""
         while self._events and self._events[0].at_us <= self.now_us:
-            heapq.heappop(self._events).action()
+            if keys_only and not self._events[0].key:
+                return
+            event = heapq.heappop(self._events)
+            self.event_us = event.at_us
+            try:
+                event.action()
+            finally:
+                self.event_us = None
+
+    def event_time_us(self) -> int:
+        return self.now_us if self.event_us is None else self.event_us
+
+    def charge(self, us: int) -> None:
+        """Work the firmware did takes virtual time: keys keep being scanned meanwhile and a
+        watchdog not fed in time resets the board (see costs.py for what is charged)."""
+        if not self.live or us <= 0:
+            return
+        self.now_us += us
+        self.run_due_events(keys_only=True)
+        self.fire_watchdog()
+
+    def fire_watchdog(self) -> None:
+        state = self.watchdog
+        if state.deadline_us is None or self.now_us < state.deadline_us:
+            return
+        from host_tools.sim.fakes.watchdog import WatchDogMode, WatchDogTimeout
+
+        if state.mode is WatchDogMode.RESET:
+            self.record_failure(f"watchdog: not fed for {state.timeout_s} s, the board was reset")
+            self.request_reset()
+        state.mode = state.deadline_us = None
+        raise WatchDogTimeout("Watchdog timer expired.")
 
     # --- power ---
     def power_on(self) -> None:
+        if not self.powered and not self._first_power_on:
+            self.power_on_us = self.now_us  # ticks start again
+        self._first_power_on = False  # the first keeps uptime_ms
         self.powered = True
         self.boot_pending = True
 
     def start_firmware(self) -> None:
         self.boot_pending = False
+        self.reloading = False
         self.live = True
-        self.boot_us = self.now_us
 
-    def halt(self) -> None:
-        """The firmware stopped but the power stays: the screen and LEDs keep what they show."""
+    def halt(self, keep_pins: frozenset[str] = frozenset()) -> None:
+        """The firmware stopped but the power stays: the screen and LEDs keep what they show.
+        ``keep_pins``: still claimed (by a display that survives a soft reload)."""
         self.live = False
         for watcher in self._watchers:
             watcher._deactivate()
         self._watchers.clear()
-        self._claimed.clear()
+        self._claimed &= set(keep_pins)
         self.watchdog = WatchdogState()
+
+    def soft_reload(self) -> None:
+        """Ctrl-D, autoreload or supervisor.reload(): the firmware stops (raises StopFirmware)
+        and code.py runs again; RAM is lost but not the power, the ticks, the NVM or the
+        displays (the runner keeps those and the pins they hold)."""
+        if not self.live:
+            if self.powered:
+                self.boot_pending = True
+            return
+        self.reloading = True
+        raise StopFirmware
 
     def cut_power(self) -> None:
         """RAM, the OLED's GDDRAM and the LEDs' latches are lost; the NVM stays."""
@@ -150,7 +214,7 @@ class Machine:
         self.ring_bytes = b""
 
     def request_reset(self) -> None:
-        """microcontroller.reset(), supervisor.reload() or the watchdog: a cut, then power back."""
+        """microcontroller.reset() or the watchdog: a cut, then power back."""
         self.cut_power()
         self.power_on()
         raise StopFirmware
@@ -178,6 +242,7 @@ class Machine:
     # --- buttons and key scanners ---
     def watch_pins(self, watcher: PinWatcher) -> None:
         self._watchers.append(watcher)
+        self._unseen.clear()  # keys held now are seen by its first scan
 
     def unwatch_pins(self, watcher: PinWatcher) -> None:
         self._watchers.remove(watcher)
@@ -190,11 +255,13 @@ class Machine:
             self._buttons_down.add(gpio)
         else:
             self._buttons_down.discard(gpio)
-        watched = [watcher._pin_changed(gpio) for watcher in list(self._watchers)]
-        if self.live and down and not any(watched):
+        watched = any([watcher._pin_changed(gpio) for watcher in list(self._watchers)])
+        if down and not watched and self.live:
+            self._unseen[gpio] = self.now_ms
+        elif not down and gpio in self._unseen:
             self.warnings.append(
-                f"t={self.now_ms} ms: {KEY_NAMES[key]} pressed while no keypad.Keys watched"
-                f" {self.board_name(gpio)}: the press is lost, as on the device"
+                f"t={self._unseen.pop(gpio)} ms: {KEY_NAMES[key]} pressed and released while no"
+                f" keypad.Keys watched {self.board_name(gpio)}: the press is lost, as on the device"
             )
 
     # --- OLED and LEDs ---
@@ -208,6 +275,7 @@ class Machine:
             raise OSError(errno.ENODEV, "No such device")
         self.i2c_bytes += len(data)
         self.oled.write(data)
+        self.charge(costs.I2C_WRITE_US + costs.I2C_BYTE_US * len(data))
 
     def neopixel_write(self, gpio: str, data: bytes) -> None:
         if self.live and gpio == self._ring_gpio:
@@ -244,6 +312,7 @@ class Machine:
             if not 0 <= value <= 255:
                 raise ValueError("bytes value out of range")
             data = bytes([value])
+        self.charge(costs.NVM_WRITE_US)  # erase and program, before the bytes are there
         torn = self.tear_after is not None
         landed = data[: self.tear_after] if torn else data
         self.nvm[start : start + len(landed)] = landed

@@ -12,6 +12,8 @@ a BaseException, so the firmware's ``except Exception`` recovery lets it unwind.
 import contextlib
 import functools
 import importlib
+import importlib.abc
+import importlib.machinery
 import json
 import os
 import runpy
@@ -24,11 +26,11 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any, Optional, Protocol, SupportsIndex, Union
 
-from host_tools.sim import fakes
+from host_tools.sim import costs, fakes
 from host_tools.sim.boards import BOARDS
-from host_tools.sim.fakes.watchdog import WatchDogMode, WatchDogTimeout
+from host_tools.sim.fakes import busio as fake_busio
 from host_tools.sim.machine import ERASED_NVM, Crash, Machine, NvmWrite, StopFirmware
-from host_tools.sim.script import Command, parse_script
+from host_tools.sim.script import RELEASE_MS, Command, parse_script
 
 DEFAULT_FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 # Libraries that live on the CIRCUITPY drive: their module state is RAM, lost with the power.
@@ -84,14 +86,19 @@ class SimBoard:
         *,
         nvm: bytes = ERASED_NVM,
         board_id: str = "raspberry_pi_pico",
+        uptime_ms: int = 0,
+        console: bool = False,
     ) -> None:
+        """uptime_ms: the board was powered on that long before the script's t=0 (its ticks
+        are that far on); console: a terminal has the USB serial console open."""
         self.firmware_dir = Path(firmware_dir).resolve()
         if not (self.firmware_dir / "code.py").is_file():
             raise FileNotFoundError(f"no code.py in {self.firmware_dir}")
         if board_id not in BOARDS:
             raise ValueError(f"unknown board {board_id!r} (boards: {', '.join(BOARDS)})")
         self.definition = BOARDS[board_id]
-        self.machine = Machine(self.definition, nvm)
+        self.uptime_ms, self.console = uptime_ms, console
+        self.machine = self._new_machine(nvm)
         self._firmware_names = {
             entry.stem
             for entry in self.firmware_dir.iterdir()
@@ -123,26 +130,29 @@ class SimBoard:
         """Power on at t=0 with the NVM the board has, run the script, return what happened.
         A bad script raises ScriptError before anything runs."""
         commands = parse_script(script) if isinstance(script, str) else list(script)
-        self.machine = Machine(self.definition, self.nvm)
+        self.machine = self._new_machine(self.nvm)
         t_us = 0
         for command in commands:
             if command.name == "hold":
                 assert command.key is not None
                 self._schedule_key(t_us, command.key, command.number)
-                t_us += command.number * 1000
+                t_us += (command.number + RELEASE_MS) * 1000
             elif command.name == "wait":
                 t_us += command.number * 1000
             elif command.name == "power-cut":
                 self.machine.schedule(t_us, self._cut_power)
             elif command.name == "boot":
                 self.machine.schedule(t_us, self._boot)
+            elif command.name == "reload":
+                self.machine.schedule(t_us, self.machine.soft_reload)
             elif command.name == "tear-next-write":
                 self.machine.schedule(t_us, functools.partial(self._arm_tear, command.number))
-        return self._run(VirtualClock(), end_us=t_us)
+        # the last key change is seen at the next scan: the run goes on until then
+        return self._run(VirtualClock(), end_us=t_us + costs.KEY_SCAN_US)
 
     def run_live(self, clock: Clock) -> RunResult:
         """Power on and run until :meth:`quit`; the clock brings the input (terminal UI)."""
-        self.machine = Machine(self.definition, self.nvm)
+        self.machine = self._new_machine(self.nvm)
         return self._run(clock, end_us=None)
 
     def _run(self, clock: Clock, *, end_us: Optional[int]) -> RunResult:
@@ -189,10 +199,16 @@ class SimBoard:
     def quit(self) -> None:
         self._quit = True
 
+    def _new_machine(self, nvm: bytes) -> Machine:
+        machine = Machine(self.definition, nvm, uptime_ms=self.uptime_ms)
+        machine.console = self.console
+        return machine
+
     # --- script and live actions ---
     def _schedule_key(self, at_us: int, key: int, ms: int) -> None:
-        self.machine.schedule(at_us, lambda: self.machine.set_button(key, True))
-        self.machine.schedule(at_us + ms * 1000, lambda: self.machine.set_button(key, False))
+        machine = self.machine
+        machine.schedule(at_us, lambda: machine.set_button(key, True), key=True)
+        machine.schedule(at_us + ms * 1000, lambda: machine.set_button(key, False), key=True)
 
     def _cut_power(self) -> None:
         was_live = self.machine.live
@@ -232,7 +248,7 @@ class SimBoard:
             times = [t for t in due if t is not None]
             self._clock.wait_until(self, min(times) if times else None)
             machine.run_due_events()
-            self._fire_watchdog()
+            machine.fire_watchdog()
             if self._quit:
                 if machine.live:
                     self._stop_for_good()
@@ -241,18 +257,6 @@ class SimBoard:
                 return
             if target_us is not None and machine.now_us >= target_us:
                 return
-
-    def _fire_watchdog(self) -> None:
-        state = self.machine.watchdog
-        if state.deadline_us is None or self.machine.now_us < state.deadline_us:
-            return
-        if state.mode is WatchDogMode.RESET:
-            self.machine.record_failure(
-                f"watchdog: not fed for {state.timeout_s} s, the board was reset"
-            )
-            self.machine.request_reset()
-        state.mode = state.deadline_us = None
-        raise WatchDogTimeout("Watchdog timer expired.")
 
     def _firmware_sleep(self, seconds: float) -> None:
         if seconds < 0:
@@ -280,9 +284,15 @@ class SimBoard:
         except Exception as exc:
             self.machine.record_crash(self._firmware_part(exc), caught=False)
         finally:
-            if self.machine.live:  # code.py ended or raised: the board stays on, idle
-                self.machine.halt()
-            self._release_displays()
+            machine = self.machine
+            if machine.reloading:
+                # a soft reload: the displays and the pins their buses hold survive it
+                machine.halt(keep_pins=self._display_pins())
+                machine.boot_pending = True
+            else:
+                if machine.live:  # code.py ended or raised: the board stays on, idle
+                    machine.halt()
+                self._release_displays()
             self._forget_firmware_modules()
 
     def _firmware_part(self, exc: Exception) -> Exception:
@@ -396,9 +406,12 @@ class SimBoard:
         sys.path[:] = [entry for entry in saved_path if not self._holds_firmware(entry)]
         sys.path.append(str(self.firmware_dir))
         importlib.invalidate_caches()
+        finder = _ChargedImports(self)
+        sys.meta_path.insert(0, finder)
         try:
             yield
         finally:
+            sys.meta_path.remove(finder)
             self._forget_firmware_modules()
             sys.modules.update(saved_modules)
             sys.path[:] = saved_path
@@ -423,6 +436,15 @@ class SimBoard:
             if self._is_firmware_module(name, module):
                 del sys.modules[name]
 
+    def _display_pins(self) -> frozenset[str]:
+        displayio = sys.modules.get("displayio")
+        pins: set[str] = set()
+        for bus in getattr(displayio, "display_buses", ()):
+            i2c = getattr(bus, "_i2c", None)
+            if isinstance(i2c, fake_busio.I2C) and not i2c._deinited:
+                pins.update(i2c._pins)
+        return frozenset(pins)
+
     def _release_displays(self) -> None:
         displayio = sys.modules.get("displayio")
         if displayio is None:
@@ -433,6 +455,44 @@ class SimBoard:
             displayio.release_displays()
         displayio.displays.clear()
         displayio.display_buses.clear()
+
+
+class _ChargedImports(importlib.abc.MetaPathFinder):
+    """Imports of the firmware's modules and of the drive's libraries take virtual time, as
+    compiling and loading them does on the board (costs.py)."""
+
+    def __init__(self, board: SimBoard) -> None:
+        self.board = board
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        board = self.board
+        top = name.partition(".")[0]
+        if top not in board._firmware_names and top not in DRIVE_LIBRARIES:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None or not spec.has_location or not spec.origin:
+            return spec
+        size = Path(spec.origin).stat().st_size
+        cost = costs.IMPORT_US + costs.LOAD_US_PER_BYTE * size
+        if top not in DRIVE_LIBRARIES and spec.origin.endswith(".py"):
+            cost += costs.COMPILE_US_PER_BYTE * size
+        spec.loader = _ChargedLoader(spec.loader, board.machine, cost)
+        return spec
+
+
+class _ChargedLoader(importlib.abc.Loader):
+    def __init__(self, loader: Any, machine: Machine, cost_us: int) -> None:
+        self.loader, self.machine, self.cost_us = loader, machine, cost_us
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.machine.charge(self.cost_us)
+        self.loader.exec_module(module)
+
+    def __getattr__(self, name: str) -> Any:  # get_source, is_package, ... for tracebacks
+        return getattr(self.loader, name)
 
 
 def _library(name: str) -> Any:

@@ -4,7 +4,7 @@ Kept in RAM (ticks in ms, wrapping at 2**29): only the seconds a turn used reach
 core, inside the action that ends the turn. After a power cut the turn clock starts again.
 """
 
-from potager.core.gestures import fresh, ticks_diff
+from potager.core.gestures import ticks_diff
 
 
 class Clock:
@@ -48,14 +48,6 @@ class Clock:
 
     def round_left(self, now, state):
         return state["rt"] - self.round_ms(now) // 1000
-
-    def keep_fresh(self, now):
-        """Called every step: a turn or pause older than gestures.AGE_MAX (37 h) reads as that
-        long, never as a wrapped, negative time."""
-        end = self.paused_at if self.paused else now
-        self.paused_at = fresh(now, self.paused_at)
-        self.turn_start = fresh(end, self.turn_start)
-        self.round_start = fresh(end, self.round_start)
 
     def pause(self, now):
         if not self.paused:

@@ -21,9 +21,6 @@ LONG_MS = const(500)
 REPEAT_MS = const(400)
 _WRAP = const(1 << 29)
 _HALF = const(1 << 28)
-# A stored "last time" is never let grow older than this (37 h): ticks_diff is only valid
-# within 2**28 ms (74.6 h), and a device can stay on for days.
-AGE_MAX = const(1 << 27)
 
 
 def ticks_diff(a, b):
@@ -31,11 +28,12 @@ def ticks_diff(a, b):
     return ((a - b + _HALF) % _WRAP) - _HALF
 
 
-def fresh(now, then):
-    """`then`, or `now` - AGE_MAX if it is older: called often, an age stays measurable."""
-    if ticks_diff(now, then) > AGE_MAX:
-        return (now - AGE_MAX) % _WRAP
-    return then
+def fresh(a, b):
+    """Time `b`, or a - 2**27 ms (37 h) if it is older than that at time `a`: a stored "last
+    time" refreshed every step stays within the 2**28 ms that ticks_diff can measure."""
+    if ticks_diff(a, b) > _HALF >> 1:
+        return (a - (_HALF >> 1)) % _WRAP
+    return b
 
 
 class Gestures:

@@ -20,7 +20,10 @@ WATCHDOG_S = 8.0  # the RP2040 allows up to about 8.3 s
 
 
 class Absent:
-    """Stands in for a display, ring or piezo that could not be opened."""
+    """Stands in for keys, a display, a ring or a piezo that could not be opened."""
+
+    def poll(self):
+        return None
 
     def show(self, *args):
         pass
@@ -40,12 +43,13 @@ class Absent:
 
 class BoardIO:
     def __init__(self):
-        self.started = ticks_ms()  # the keys are scanned from here on (the safe-menu window)
-        self.failures = []
-        table = pins.table_for(getattr(board, "board_id", ""))
-        from potager.hw.buttons import Buttons
+        from potager.hw import buttons
 
-        self.buttons = Buttons([getattr(board, name) for name in table["keys"]])
+        table = pins.table_for(getattr(board, "board_id", ""))
+        self.buttons = buttons.early or self.part(lambda table: buttons.for_board(), table)
+        buttons.early = None
+        # the keys are scanned from here on: the safe menu's window opens then
+        self.started = getattr(self.buttons, "since", None)
         # After a soft reload (autoreload, Ctrl-D) the last run's display and its I2C bus are
         # still alive and hold the display's pins: release them before anything else.
         displayio.release_displays()
