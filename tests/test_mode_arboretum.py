@@ -721,7 +721,7 @@ def test_demo_in_the_simulator():
 def test_whole_rulebook_game_in_the_simulator():
     from host_tools.sim import SimBoard
 
-    script = "wait 300\n" + rulebook_script() + "press RIGHT\nwait 3000\n"
+    script = "wait 3000\n" + rulebook_script() + "press RIGHT\nwait 3000\n"  # start-up
     board = SimBoard()
     result = board.run_script(script)
     assert not result.crashes
@@ -735,7 +735,7 @@ def test_whole_rulebook_game_in_the_simulator():
     leds = board.leds()
     assert leds[0].startswith("#") and int(leds[0][1:3], 16) > 0x30  # Clark's seat, red
     assert leds[4] != "#000000" and leds[8] != "#000000"
-    result = board.run_script("wait 300\npress OK\npress OK\nwait 1000\n")  # after a reboot
+    result = board.run_script("wait 4000\npress OK\npress OK\nwait 1000\n")  # after a reboot
     rows = result.frames[-1]["screen"]
     assert rows[0].startswith("Done 8/8")  # the game came back from the NVM
 

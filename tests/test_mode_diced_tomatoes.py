@@ -679,7 +679,12 @@ def test_the_whole_game_in_the_simulator():
     from host_tools.sim import SimBoard
 
     board = SimBoard()
-    result = board.run_script(GAME + RECORD)
+    # the board takes a few seconds to start up, at power-on and after the power cut
+    script = "wait 2700\n" + GAME.replace("wait 500\n", "wait 4000\n") + RECORD
+    # and the mode's modules take a while to compile when it is chosen and when it starts
+    script = script.replace(NEW, NEW + "wait 2500\n", 1)
+    script = script.replace("press OK\npress OK\n", "press OK\npress OK\nwait 2500\n", 1)
+    result = board.run_script(script)
     assert not result.crashes
     screens = [f["screen"] for f in result.frames]
     assert any(s[0].startswith("Last round") for s in screens)

@@ -934,7 +934,9 @@ def test_the_mix_helper_idles_without_allocating_under_micropython(tmp_path):
 def test_a_whole_game_in_the_simulator():
     from host_tools.sim import SimBoard
 
-    result = SimBoard().run_script(GAME + FINISH)
+    # the board takes a few seconds to start up, at power-on and after the power cut
+    script = "wait 2700\n" + GAME.replace("boot\nwait 500\n", "boot\nwait 4000\n") + FINISH
+    result = SimBoard().run_script(script)
     assert not result.crashes and not result.warnings
     rows = result.frames[-1]["screen"]
     assert rows[:2] == ["Results              ", "▶ 1 ●P2*          28 "]

@@ -634,7 +634,7 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
 
     board = SimBoard()
     cursor = "press RIGHT\npress RIGHT\n"  # the cursor back on the green die of card 8
-    script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 1000\n" + cursor + CARD_9
+    script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 4000\n" + cursor + CARD_9
     script += "wait 500\n" + TO_RESULT_END + "press OK\npress OK\nwait 3000\n"
     result = board.run_script(script)
     assert not result.crashes
@@ -650,5 +650,14 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
     assert result.frames[-1]["screen"][:2] == ["New best!            ", "▶Best Automne      35"]
     assert result.state["mode"] is None
     # a power cycle: the best is kept, and a new game's result shows it
-    again = board.run_script("wait 300\n" + HORTIS + START + "press OK\n" + "press DOWN\n" * 5)
+    # start-up, then the counter's modules are compiled (a second or so, as on the board)
+    again = board.run_script(
+        "wait 4000\n"
+        + HORTIS
+        + "wait 2500\n"
+        + START
+        + "wait 2500\n"
+        + "press OK\n"
+        + "press DOWN\n" * 5
+    )
     assert again.frames[-1]["screen"][4] == "▶Best              35"

@@ -257,7 +257,7 @@ class Machine:
             self._buttons_down.discard(gpio)
         watched = any([watcher._pin_changed(gpio) for watcher in list(self._watchers)])
         if down and not watched and self.live:
-            self._unseen[gpio] = self.now_ms
+            self._unseen[gpio] = self.event_time_us() // 1000
         elif not down and gpio in self._unseen:
             self.warnings.append(
                 f"t={self._unseen.pop(gpio)} ms: {KEY_NAMES[key]} pressed and released while no"
