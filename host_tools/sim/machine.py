@@ -91,6 +91,7 @@ class Machine:
         self._first_power_on = True
         self.console = False  # a terminal has the USB serial console open
         self.event_us: Optional[int] = None  # the time of the scheduled event being run
+        self.give_up_us: Optional[int] = None  # a run ends here even if the firmware never sleeps
         self.nvm = bytearray(nvm)
         self.nvm_writes: list[NvmWrite] = []
         self.tear_after: Optional[int] = None
@@ -158,6 +159,9 @@ class Machine:
         self.now_us += us
         self.run_due_events(keys_only=True)
         self.fire_watchdog()
+        if self.give_up_us is not None and self.now_us >= self.give_up_us:
+            self.halt()  # a loop that never sleeps, and no watchdog: the run ends anyway
+            raise StopFirmware
 
     def fire_watchdog(self) -> None:
         state = self.watchdog

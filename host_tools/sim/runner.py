@@ -157,6 +157,7 @@ class SimBoard:
 
     def _run(self, clock: Clock, *, end_us: Optional[int]) -> RunResult:
         self._clock, self._end_us, self._quit = clock, end_us, False
+        self.machine.give_up_us = None if end_us is None else end_us + SETTLE_US
         self._frames, self._last_seen, self._i2c_at_last_frame = [], None, 0
         self._final_state = None
         fakes.install()
