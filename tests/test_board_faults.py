@@ -14,7 +14,7 @@ from pureboard import Event, PureBoard  # noqa: E402
 
 from host_tools.sim import DEFAULT_FIRMWARE, SimBoard  # noqa: E402
 from potager.core import keys  # noqa: E402
-from potager.core.gestures import LONG, REPEAT, SHORT, Gestures, fresh, ticks_diff  # noqa: E402
+from potager.core.gestures import LONG, REPEAT, SHORT, Gestures, since, ticks_diff  # noqa: E402
 
 WRAP = 1 << 29
 START = "wait 3000\n"  # the board starts up: imports, the display, the first screen
@@ -184,11 +184,11 @@ def test_gestures_come_from_the_timestamps():
 # ------------------------------------------------------------------ days of uptime
 def test_fresh_keeps_a_stored_time_within_measurable_range():
     now = 12_345
-    assert fresh(now, now - 1000) == now - 1000
-    old = fresh(now, (now - (1 << 27) - 5) % WRAP)
+    assert since(now, now - 1000) == now - 1000
+    old = since(now, (now - (1 << 27) - 5) % WRAP)
     assert ticks_diff(now, old) == 1 << 27
     later = now + 60_000  # refreshed at every step, it stays 2**27 old: never looks ahead
-    assert ticks_diff(later, fresh(later, old)) == 1 << 27
+    assert ticks_diff(later, since(later, old)) == 1 << 27
 
 
 def test_days_of_uptime_still_save_and_back_still_undoes():

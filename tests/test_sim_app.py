@@ -138,5 +138,7 @@ def test_the_piezo_beeps_at_each_warning_stage_of_the_turn_timer():
     ]
     start = result.tones[0][0] - 15_000  # half of the 30 s went by
     # at the loop's first pass after each stage begins (a pass takes 10 ms and its work)
-    late = [t - start - at for (t, _, _), at in zip(result.tones, (15_000, 24_000, 30_000))]
+    late = [
+        t - start - at for (t, _, _), at in zip(result.tones, (15_000, 24_000, 30_000), strict=True)
+    ]
     assert all(0 <= ms < 30 for ms in late), late

@@ -135,7 +135,9 @@ def test_key_presses_reach_the_firmware_with_key_numbers_and_timestamps(firmware
     changes += [(BACK, True, 1400), (BACK, False, 1460)]
     assert [(key, pressed) for key, pressed, _ in events] == [(k, p) for k, p, _ in changes]
     # each stamped by the first 20 ms scan at or after the change
-    assert all(0 <= ts - ticks(t) < 20 for (_, _, ts), (_, _, t) in zip(events, changes))
+    assert all(
+        0 <= ts - ticks(t) < 20 for (_, _, ts), (_, _, t) in zip(events, changes, strict=True)
+    )
     assert len({ts % 20 for _, _, ts in events}) == 1  # one scan grid
     assert result.crashes == [] and result.warnings == []
 

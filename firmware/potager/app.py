@@ -14,7 +14,7 @@ from potager.core.clock import OVERTIME, Clock, warning_stage
 from potager.core.compat import const
 from potager.core.crc import crc16
 from potager.core.engine import Engine
-from potager.core.gestures import Gestures, fresh, ticks_diff
+from potager.core.gestures import Gestures, since, ticks_diff
 from potager.power import ASLEEP, AWAKE, Power
 from potager.saving import Saving
 from potager.ui import view
@@ -133,13 +133,13 @@ class App:
             hx[5] = (hx[5] + seconds * 1000) % 0x20000000  # ticks wrap at 2**29
         # Stored times never age past 2**27 ms (37 h), so every tick difference stays valid
         # after days of uptime (ticks_diff holds within 2**28 ms, 74.6 h).
-        self.last_input = fresh(now, self.last_input)
+        self.last_input = since(now, self.last_input)
         saving, clock = self.saving, self.clock
-        saving.last_write = fresh(now, saving.last_write)
-        saving.unsaved_since = fresh(now, saving.unsaved_since)
-        clock.turn_start = fresh(now, clock.turn_start)
-        clock.round_start = fresh(now, clock.round_start)
-        clock.paused_at = fresh(now, clock.paused_at)
+        saving.last_write = since(now, saving.last_write)
+        saving.unsaved_since = since(now, saving.unsaved_since)
+        clock.turn_start = since(now, clock.turn_start)
+        clock.round_start = since(now, clock.round_start)
+        clock.paused_at = since(now, clock.paused_at)
         event = self.buttons.poll()
         while True:
             # Gestures go by the keys' own times (keypad stamps them at its scan), not by when
@@ -454,31 +454,27 @@ def main():
     """The device's loop (the simulator runs it too, through code.py). Nothing ends it: a
     part of the board that fails is stood in for, an exception in a step is recovered from,
     and one that escapes even that starts the app again from the save."""
+    global current
     from potager.hw import board_io
 
     io = board_io.BoardIO()
     while True:
         try:
-            run(io)
+            try:
+                current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound)
+            except Exception as error:  # never a dead device: run without the save that broke boot
+                io.report(error)
+                current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound)
+                current.say("save_corrupt", error=True)
+            # the safe menu's window opened when the keys began to be scanned (power-on)
+            current.boot_at = getattr(io.buttons, "since", current.boot_at)
+            while True:
+                try:
+                    current.step(io.now())
+                except Exception as error:
+                    io.report(error)
+                    current.recover(error, io.now())
+                io.idle()
         except Exception as error:
             io.report(error)
             io.idle()
-
-
-def run(io):
-    global current
-    try:
-        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound)
-    except Exception as error:  # never a dead device: run without the save that broke boot
-        io.report(error)
-        current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound)
-        current.say("save_corrupt", error=True)
-    if io.started is not None:
-        current.boot_at = io.started
-    while True:
-        try:
-            current.step(io.now())
-        except Exception as error:
-            io.report(error)
-            current.recover(error, io.now())
-        io.idle()

@@ -10,7 +10,9 @@ Python API (for tests)::
     from host_tools.sim import SimBoard, ScriptError
 
     board = SimBoard(firmware_dir=DEFAULT_FIRMWARE, *, nvm=ERASED_NVM,
-                     board_id="raspberry_pi_pico")          # or "adafruit_feather_rp2040"
+                     board_id="raspberry_pi_pico",          # or "adafruit_feather_rp2040"
+                     uptime_ms=0,      # the script starts this long after power-on
+                     console=False)    # a terminal has the USB serial console open
     result = board.run_script("wait 500\\npress OK\\n")     # -> RunResult; ScriptError if bad
     result.frames       # [{"t_ms", "screen", "leds", "i2c_bytes"}], one per visible change
     result.state        # potager.app.current.snapshot() at the end (None if not running)
@@ -24,13 +26,14 @@ Python API (for tests)::
     board.nvm           # bytes; the next run_script starts from it (a power cycle)
 
 Each ``run_script`` powers the board on at t=0 with the NVM it has, runs until the script's
-last event has been handled (and the firmware has reached a sleep with its app running, at
-most 10 s of virtual time later), and leaves the process as it found it: ``time`` restored,
-sys.path and the firmware's modules back as they were (the fakes stay in sys.modules).
+last event has been handled and seen by a key scan (and the firmware has reached a sleep with
+its app running, at most 10 s of virtual time later), and leaves the process as it found it:
+``time`` restored, sys.path and the firmware's modules back as they were (the fakes stay in sys.modules).
 
 Frames: at each firmware sleep, if the firmware's screen rows, the bytes sent to the OLED or
 the LED bytes changed since the last frame (and ``potager.app.current`` exists), a frame is
-recorded. ``i2c_bytes`` counts every byte handed to ``busio.I2C.writeto`` since the previous
+recorded. Work is charged to virtual time (``costs.py``): I2C bytes, NVM writes, imports.
+``i2c_bytes`` counts every byte handed to ``busio.I2C.writeto`` since the previous
 frame, control bytes included, address byte and bus overhead excluded: a full frame is
 6 (``0x21`` column range as three ``0x80``-prefixed pairs) + 6 (``0x22`` page range) +
 1025 (``0x40`` then 1024 GDDRAM bytes) = 1037. The first frame after a boot also carries

@@ -28,9 +28,10 @@ def ticks_diff(a, b):
     return ((a - b + _HALF) % _WRAP) - _HALF
 
 
-def fresh(a, b):
-    """Time `b`, or a - 2**27 ms (37 h) if it is older than that at time `a`: a stored "last
-    time" refreshed every step stays within the 2**28 ms that ticks_diff can measure."""
+def since(a, b):
+    """A stored "last time" `b` as kept at time `a`: itself, or a - 2**27 ms (37 h) if it is
+    older. Refreshed every step, it stays within the 2**28 ms that ticks_diff can measure.
+    (Named after an existing name: a new one costs RAM on MicroPython, see adding-a-mode.)"""
     if ticks_diff(a, b) > _HALF >> 1:
         return (a - (_HALF >> 1)) % _WRAP
     return b

@@ -48,8 +48,6 @@ class BoardIO:
         table = pins.table_for(getattr(board, "board_id", ""))
         self.buttons = buttons.early or self.part(lambda table: buttons.for_board(), table)
         buttons.early = None
-        # the keys are scanned from here on: the safe menu's window opens then
-        self.started = getattr(self.buttons, "since", None)
         # After a soft reload (autoreload, Ctrl-D) the last run's display and its I2C bus are
         # still alive and hold the display's pins: release them before anything else.
         displayio.release_displays()
