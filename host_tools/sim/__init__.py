@@ -28,7 +28,8 @@ Python API (for tests)::
 Each ``run_script`` powers the board on at t=0 with the NVM it has, runs until the script's
 last event has been handled and seen by a key scan (and the firmware has reached a sleep with
 its app running, at most 10 s of virtual time later), and leaves the process as it found it:
-``time`` restored, sys.path and the firmware's modules back as they were (the fakes stay in sys.modules).
+``time`` restored, sys.path and the firmware's modules back as they were (the fakes stay in
+sys.modules).
 
 Frames: at each firmware sleep, if the firmware's screen rows, the bytes sent to the OLED or
 the LED bytes changed since the last frame (and ``potager.app.current`` exists), a frame is
