@@ -9,6 +9,7 @@ of the script) the simulator raises :class:`StopFirmware` from a sleep or from a
 a BaseException, so the firmware's ``except Exception`` recovery lets it unwind.
 """
 
+import builtins
 import contextlib
 import functools
 import importlib
@@ -197,6 +198,10 @@ class SimBoard:
             self.machine.now_us, self._cut_power if self.machine.powered else self._boot
         )
 
+    def reload(self) -> None:
+        """A soft reload (Ctrl-D, autoreload), as the script's ``reload``."""
+        self.machine.schedule(self.machine.now_us, self.machine.soft_reload)
+
     def quit(self) -> None:
         self._quit = True
 
@@ -381,10 +386,21 @@ class SimBoard:
                 return real_monotonic_ns()
             return self.machine.uptime_us() * 1000
 
+        real_open = builtins.open
+        drive = str(self.firmware_dir) + os.sep
+
+        def open_(file: Any, *args: Any, **kwargs: Any) -> Any:
+            opened = real_open(file, *args, **kwargs)
+            if threading.get_ident() == firmware_thread and str(file).startswith(drive):
+                return _DriveFile(opened, self.machine)  # a file the firmware reads from CIRCUITPY
+            return opened
+
         time.sleep, time.monotonic, time.monotonic_ns = sleep, monotonic, monotonic_ns
+        builtins.open = open_
         try:
             yield
         finally:
+            builtins.open = real_open
             time.sleep, time.monotonic, time.monotonic_ns = (
                 real_sleep,
                 real_monotonic,
@@ -456,6 +472,43 @@ class SimBoard:
             displayio.release_displays()
         displayio.displays.clear()
         displayio.display_buses.clear()
+
+
+class _DriveFile:
+    """A file of the CIRCUITPY drive opened by the firmware: each read costs virtual time (a
+    call and the Python that handles what it returns, and the bytes), as reading a font or a
+    data file line by line does on the board (costs.py)."""
+
+    def __init__(self, file: Any, machine: Machine) -> None:
+        self._file, self._machine = file, machine
+
+    def _charged(self, data: Any) -> Any:
+        self._machine.charge(costs.FILE_READ_US + costs.FILE_BYTE_US * len(data))
+        return data
+
+    def read(self, *args: Any) -> Any:
+        return self._charged(self._file.read(*args))
+
+    def readline(self, *args: Any) -> Any:
+        return self._charged(self._file.readline(*args))
+
+    def __iter__(self) -> "_DriveFile":
+        return self
+
+    def __next__(self) -> Any:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def __enter__(self) -> "_DriveFile":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._file.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file, name)
 
 
 class _ChargedImports(importlib.abc.MetaPathFinder):
