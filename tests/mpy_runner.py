@@ -74,27 +74,3 @@ def run_app(script_text, tmp_path, idle_steps=10000, heap="128K", mpy=False):
     result = circuitpython(MPY / "run_app.py", script, idle_steps, heap=heap, mpy=mpy)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     return json.loads(result.stdout)
-
-
-KIT = ROOT.parent / "shared" / "circuitpython"
-CIRCUITPY_VM = "micropython-unix-circuitpy32-10.2.1-static"
-
-
-def circuitpython_vm(tmp_path):
-    """CircuitPython 10.2.1's 32-bit unix VM from the kit, copied runnable; None if absent."""
-    import shutil
-
-    source = KIT / CIRCUITPY_VM
-    if not source.is_file():
-        return None
-    target = tmp_path / "circuitpython"
-    shutil.copyfile(source, target)
-    target.chmod(0o755)
-    return target
-
-
-def run_circuitpython(vm, script, *args, heap="64K", path=(FIRMWARE,), timeout=120):
-    env = dict(os.environ)
-    env["MICROPYPATH"] = ":".join(str(p) for p in path)
-    cmd = [str(vm), "-X", "heapsize=" + heap, str(script), *[str(a) for a in args]]
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)

@@ -12,7 +12,7 @@ from potager.hw.font import FontFile
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from mpy_runner import FIRMWARE, circuitpython_vm, run_circuitpython
+from mpy_runner import FIRMWARE, circuitpython
 
 FONT = FIRMWARE / "potager" / "fonts" / "terminus-12.bin"
 
@@ -84,14 +84,11 @@ print(json.dumps({"vm": sys.implementation.name, "cells": cells, "rows": rows,
 
 
 def test_the_lookup_runs_on_circuitpython(tmp_path):
-    vm = circuitpython_vm(tmp_path)
-    if vm is None:
-        pytest.skip("../shared/circuitpython's 32-bit CircuitPython VM is absent")
     script = tmp_path / "lookup.py"
     script.write_text(LOOKUP)
     charset = tmp_path / "charset.txt"  # a file: this VM dies on long arguments
     charset.write_text(make_font.CHARSET, encoding="utf-8")
-    result = run_circuitpython(vm, script, FONT, charset)
+    result = circuitpython(script, FONT, charset, heap="64K")
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     font = FontFile(FONT.read_bytes())
