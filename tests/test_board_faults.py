@@ -172,7 +172,8 @@ def test_a_busy_step_judges_holds_by_the_keys_own_times():
 def test_gestures_come_from_the_timestamps():
     g = Gestures(2)
     assert g.feed(0, True, 100) is None
-    assert g.feed(0, False, 700) == LONG  # released 600 ms later, never polled in between
+    assert g.poll(700) == (0, LONG)  # polled with the release's time: the hold is a hold
+    assert g.feed(0, False, 700) is None
     g.feed(1, True, WRAP - 100)  # across the tick wrap
     due = [g.poll(1300) for _ in range(4)]  # held 1.4 s: LONG at 0.5 s, REPEAT at 0.9, 1.3
     assert due == [(1, LONG), (1, REPEAT), (1, REPEAT), None]

@@ -134,9 +134,8 @@ class App:
         # Stored times never age past 2**27 ms (37 h), so every tick difference stays valid
         # after days of uptime (ticks_diff holds within 2**28 ms, 74.6 h).
         self.last_input = since(now, self.last_input)
-        saving, clock = self.saving, self.clock
-        saving.last_write = since(now, saving.last_write)
-        saving.unsaved_since = since(now, saving.unsaved_since)
+        clock = self.clock
+        self.saving.last_write = since(now, self.saving.last_write)
         clock.turn_start = since(now, clock.turn_start)
         clock.round_start = since(now, clock.round_start)
         clock.paused_at = since(now, clock.paused_at)

@@ -45,8 +45,8 @@ class Gestures:
         self.held = [False] * keys  # LONG already sent: the release is not a SHORT
 
     def feed(self, key, pressed, ms):
-        """A raw key event; returns SHORT on a quick release, LONG on the release of a hold
-        whose LONG was not polled yet, else None."""
+        """A raw key event; returns SHORT on a quick release, else None (poll with the
+        release's time first: a hold's LONG is due by then)."""
         if pressed:
             self.is_down[key] = True
             self.held[key] = False
@@ -55,9 +55,9 @@ class Gestures:
             return None
         was_down = self.is_down[key]
         self.is_down[key] = False
-        if not was_down or self.held[key]:
-            return None
-        return LONG if ticks_diff(ms, self.down_at[key]) >= LONG_MS else SHORT
+        if was_down and not self.held[key]:
+            return SHORT
+        return None
 
     def poll(self, now):
         """(key, LONG or REPEAT) for the first held key that is due at `now`, else None; poll
