@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: venv sim test pytest lint typecheck format bench screenshots clean
+.PHONY: venv sim test pytest lint typecheck format bench fuzz screenshots clean
 
 venv: $(STAMP)
 
@@ -36,6 +36,10 @@ format: venv
 
 bench: venv
 	$(PY) -m host_tools bench
+
+# saves with nonsense under valid CRCs, at length (make test runs a short fixed-seed round)
+fuzz: venv
+	$(PY) -m host_tools.savefuzz --count 20000 --seed 1
 
 # the README's pictures: each demo script of docs/scripts run in the simulator
 screenshots: venv

@@ -14,6 +14,8 @@ from pureboard import PureBoard  # noqa: E402
 
 from potager.core import persist  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("invariants")  # the mode's invariants after every action
+
 # first boot: French is offered first; choose English, then a free-score game of 4
 NEW_GAME_EN = """
 press DOWN
@@ -175,7 +177,7 @@ def test_save_that_breaks_the_rules_is_not_trusted():
     persist.Store(nvm).save(persist.encode_payload(bad, []))
     board = PureBoard(nvm)
     assert board.app.engine is None
-    assert board.rows()[4].startswith("Sauvegarde illisible")
+    assert board.rows()[4].startswith("Partie illisible")  # the language is kept
 
 
 def test_without_nvm_the_device_still_plays_and_says_so():

@@ -118,9 +118,10 @@ def test_headless_cli_writes_frames_png_state_and_nvm(tmp_path):
 def test_a_torn_save_restores_the_previous_one(cut):
     """(tests/test_core.py tears a save at every byte offset; here, the whole device.)"""
     board = SimBoard()
-    saved = board.run_script(SETUP_4 + "press RIGHT\nwait 3000\n")  # P1 = 1, saved
-    cut %= saved.nvm_writes[-1].length  # the next record has the same length
-    torn = board.run_script(f"wait 4000\npress RIGHT\ntear-next-write {cut}\nwait 3000\n")
+    board.run_script(SETUP_4 + "press RIGHT\nwait 3000\n")  # P1 = 1, saved
+    after = "wait 4000\npress RIGHT\n"
+    cut %= SimBoard(nvm=board.nvm).run_script(after + "wait 3000\n").nvm_writes[-1].length
+    torn = board.run_script(f"{after}tear-next-write {cut}\nwait 3000\n")  # the next record
     assert [w.torn for w in torn.nvm_writes] == [True] and torn.state is None  # power gone
     result = board.run_script("wait 4000")  # power back
     assert result.state["state"]["sc"][0] == 1  # the last complete save

@@ -10,6 +10,7 @@ from PIL import Image
 
 from host_tools.sim import ERASED_NVM, SimBoard
 from host_tools.sim.cli import main
+from host_tools.sim.machine import Flash, flash_write
 from host_tools.sim.render import PNG_SIZE
 
 INIT_BYTES = 46
@@ -161,8 +162,9 @@ def test_frames_carry_screen_leds_and_display_traffic(firmware):
     assert first["screen"] == ["count 0"]
     assert first["i2c_bytes"] == INIT_BYTES + FULL_FRAME_BYTES
     assert first["leds"] == ["#330000"] + ["#000000"] * 11  # brightness 0.2 applied
-    # seen at the next scan, shown after the NVM write (60 ms) and the I2C bytes
-    assert counted["screen"] == ["count 1"] and 1060 <= counted["t_ms"] < 1120
+    # seen at the next scan, shown after the NVM write (a page over erased bytes: 0.4 ms)
+    # and the I2C bytes
+    assert counted["screen"] == ["count 1"] and 1000 <= counted["t_ms"] < 1060
     assert 0 < counted["i2c_bytes"] < 320
     assert 1180 <= moved["t_ms"] < 1210 and moved["i2c_bytes"] == 0  # only the LEDs changed
     assert moved["leds"][:2] == ["#000000", "#330000"]
@@ -179,8 +181,9 @@ def test_power_cut_loses_ram_and_keeps_nvm(firmware):
     result = SimBoard(firmware).run_script(script)
     assert result.state == {"count": 2, "events": []}
     times = [write.t_ms for write in result.nvm_writes]
-    # each: the press seen at a scan, a loop pass, then the 60 ms of the write
-    assert len(times) == 2 and 1060 <= times[0] < 1100 and 1140 <= times[1] < 1180
+    # each at the press seen at a scan: a page over erased bytes, then an erase (~51 ms)
+    assert len(times) == 2 and 1000 <= times[0] < 1060 and 1080 <= times[1] < 1140
+    assert [w.erased for w in result.nvm_writes] == [False, True]
     assert result.nvm[:4] == bytes([2]) * 4 and result.nvm[4:] == ERASED_NVM[4:]
     off = [frame for frame in result.frames if 1180 <= frame["t_ms"] < 2160]
     assert off == []
@@ -208,17 +211,53 @@ def test_a_key_held_while_the_keys_start_is_seen(firmware):
 
 
 def test_tear_next_write_leaves_a_partial_write_and_the_board_off(firmware):
+    # the second write goes over written bytes: the sector is erased, then programmed from
+    # its start, and the cut comes after 2 bytes of that program
     script = "wait 1000\npress OK\ntear-next-write 2\npress OK\nwait 1000"
     board = SimBoard(firmware)
     result = board.run_script(script)
-    assert result.nvm[:4] == bytes([2, 2, 1, 1])
-    assert [(w.length, w.torn) for w in result.nvm_writes] == [(4, False), (2, True)]
+    assert result.nvm[:4] == bytes([2, 2, 0xFF, 0xFF]) and result.nvm[4:] == ERASED_NVM[4:]
+    assert [(w.length, w.torn, w.erased, w.landed) for w in result.nvm_writes] == [
+        (4, False, False, 256),  # over erased bytes: its page only
+        (4, True, True, 2),
+    ]
     assert result.state is None  # off
     assert result.frames[-1]["t_ms"] < 1160  # nothing shown after the torn write
     assert result.leds == ["#000000"] * 12 and not any(map(any, result.pixels))
 
     resumed = board.run_script("wait 1000")  # power comes back with what the flash holds
     assert resumed.state["count"] == 2
+
+
+def test_a_write_over_erased_bytes_programs_pages_and_any_other_erases_the_sector():
+    flash = Flash()
+    flash[300:304] = b"abcd"  # erased target: one page programmed, nothing erased
+    flash[600:1200] = b"x" * 600  # three pages (512..1279)
+    assert (flash.erases, flash.pages) == (0, 4)
+    flash[302:303] = b"Z"  # a byte already written: read, erase, program all 16 pages
+    assert (flash.erases, flash.pages) == (1, 20)
+    assert bytes(flash[300:304]) == b"abZd" and bytes(flash[600:1200]) == b"x" * 600
+    flash[2000:2001] = b"\xff"  # an 0xFF byte over an erased one: pages only
+    assert flash.erases == 1
+
+
+@pytest.mark.parametrize("cut", [0, 1, 255, 256, 257, 4095])
+def test_a_cut_inside_an_erase_or_a_program_leaves_what_was_done(cut):
+    nvm = bytearray(ERASED_NVM)
+    nvm[0:8] = b"previous"
+    erased, pages, landed = flash_write(nvm, 4, b"NEWS", cut_after=cut)
+    assert erased and landed == cut and pages == -(-cut // 256)
+    assert nvm[:cut] == (b"prevNEWS" + ERASED_NVM[8:])[:cut]  # programmed from the start
+    assert nvm[cut:] == ERASED_NVM[cut:]  # erased: 0 cuts inside the erase, all reads 0xFF
+
+
+def test_a_power_cut_during_a_sector_erase_leaves_it_erased(firmware):
+    # the second write erases (45 ms): a power cut inside it finds the sector blank
+    board = SimBoard(firmware)
+    result = board.run_script("wait 1000\npress OK\nwait 420\nhold OK 30\npower-cut\nwait 100")
+    first, second = result.nvm_writes
+    assert not first.erased and second.erased and second.torn and second.landed == 0
+    assert result.nvm == ERASED_NVM
 
 
 def test_boot_while_on_is_a_reset_and_boots_twice_in_one_process(firmware):

@@ -80,47 +80,38 @@ class App:
 
     # ----------------------------------------------------------------- start-up
     def boot(self, now):
-        status, meta, log = self.store.load()
-        problem = None
-        if status == persist.OK:
+        status, problem = self.store.load(), None
+        if status == persist.OK:  # checked by modules imported only then, and forgotten (RAM)
             try:
-                self.set_language(meta.get("lang", "en"), save=False)
-                self.power.load(meta.get("set"))
-                self.history = meta.get("hist") or []
-                self.records = meta.get("rec") or {}
-                clock = meta.get("hx")
-                if clock:  # [device id, session, uptime, start player, seconds of the game]
-                    hx = self.hx
-                    hx[0] = clock[0] or hx[0]
-                    hx[1] = clock[1] + 1
-                    hx[3] = clock[3]
-                    hx[4] = -clock[4]  # the game's seconds so far count on from this boot
-                if meta.get("mode"):
-                    self.restore_game(meta["mode"], meta["base"], log)
-            except Exception:  # a save that passes its CRC but not the rules: never trust it
+                problem = registry.load("potager.restore_game").boot(self)
+            except Exception:  # whatever a save holds, the device starts
                 self.engine = self.mode = None
-                problem = "save_corrupt"
-        else:
+                self.history, self.records = [], {}
+                status, problem = persist.CORRUPT, None
+            registry.forget("potager.restore_game")
+            registry.forget("potager.restore_check")
+            gc.collect()
+            if problem is not None and problem[0] is None:
+                status, problem = persist.CORRUPT, None  # not one snapshot could be trusted
+        if status != persist.OK:
             self.set_language("en", save=False)
-            problem = {persist.CORRUPT: "save_corrupt", persist.OLD_FORMAT: "save_old"}.get(status)
+            if status != persist.BLANK:  # which says nothing: a new device or a cut in an erase
+                problem = ("save" + str(status), 0)  # texts save2..save5
         if self.store.nvm is None:
-            problem = "no_nvm"
+            problem = ("no_nvm", 0)
         if self.engine is not None:
             self.show_game()
         else:
             self.reset_to(HomeScreen())
-            if status == persist.BLANK and self.store.nvm is not None:
-                self.push(LanguageScreen())  # first boot: ask before anything else
+            if status in (persist.BLANK, persist.TORN) and self.store.nvm is not None:
+                self.push(LanguageScreen())  # nothing to resume: the language is not known
         if problem is not None:
-            self.say(problem, error=True)
-
-    def restore_game(self, mode, base, log):
-        rules = registry.rules(mode)
-        engine = Engine(rules, base, log)
-        rules.check(engine.state)
-        self.engine = engine
-        self.mode = mode
-        self.load_texts(mode)
+            text = self.tr(problem[0])
+            if text == problem[0]:  # the texts of the save checks: loaded only to be said
+                name = "potager.lang.fr_save" if self.language == "fr" else "potager.lang.en_save"
+                text = lang.Texts([registry.load(name).T]).get(text, text)
+                registry.forget(name)
+            self.say(text.replace("#", str(problem[1])), error=True)
 
     # ------------------------------------------------------------------ the loop
     def step(self, now):
@@ -286,6 +277,7 @@ class App:
         if not self.power.change(key, delta):
             self.refuse("setting_limit")
             return
+        self.saving.settings = 1  # the next record carries the settings
         self.mark_unsaved()
         self.dirty = True
 
@@ -345,6 +337,7 @@ class App:
         self.language = code
         self.dirty = True
         if save:
+            self.saving.settings = 1
             self.mark_unsaved()
 
     # ------------------------------------------------------------ game state
@@ -361,6 +354,7 @@ class App:
         """The game in progress is dropped (after the players confirmed)."""
         mode = self.mode
         self.engine = self.mode = None
+        self.saving.engine = 0  # not None: the save must record the end; and the game's RAM goes
         self.mark_unsaved()
         self.reset_to(screen)
         if mode is not None:
@@ -377,6 +371,7 @@ class App:
         if mode == "hortis" and not state["g"]:
             mode = "hortis-automne"  # as the score CLI names the two games
         hx = self.hx  # the start player, the duration, the session and the uptime now
+        i = len(self.history) + 1
         registry.load("potager.core.history").add(
             self.history,
             mode,
@@ -386,8 +381,12 @@ class App:
             None,
             [hx[3], hx[2] - hx[4], hx[1], hx[2]],
         )
+        i -= len(self.history)  # games dropped: past the count kept, then to fit the NVM
+        i += self.saving.room(self.history)
         self.close_game(HomeScreen())
         self.push(registry.load("potager.ui.menu").ResultsScreen(state, totals, winners))
+        if i:  # the oldest games made room: never silently
+            self.say(self.tr("h.dropped").replace("#", str(i)))
 
     def act(self, action):
         """Apply an action through the reducer; a refusal is shown, never silent."""
@@ -464,7 +463,7 @@ def main():
             except Exception as error:  # never a dead device: run without the save that broke boot
                 io.report(error)
                 current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound)
-                current.say("save_corrupt", error=True)
+                current.say("save2", error=True)
             # the safe menu's window opened when the keys began to be scanned (power-on)
             current.boot_at = getattr(io.buttons, "since", current.boot_at)
             while True:

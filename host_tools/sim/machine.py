@@ -22,8 +22,12 @@ from host_tools.sim.ssd1306 import SSD1306
 # at power-on (a reset); a soft reload does not restart it.
 TICKS_PERIOD = 1 << 29
 TICKS_AT_BOOT = TICKS_PERIOD - 65_536
-NVM_SIZE = 4096  # RP2040 and RP2350
+NVM_SIZE = 4096  # RP2040 and RP2350: one flash sector
 ERASED_NVM = b"\xff" * NVM_SIZE  # a new device's flash
+FLASH_PAGE = 256
+# The Pico's W25Q16JV: sector erase 45 ms typical, page program 0.4 ms typical (datasheet).
+ERASE_US = 45_000
+PAGE_PROGRAM_US = 400
 
 
 class StopFirmware(BaseException):
@@ -33,12 +37,69 @@ class StopFirmware(BaseException):
 
 @dataclass(frozen=True)
 class NvmWrite:
-    """One assignment to ``microcontroller.nvm`` (each one erases and rewrites flash)."""
+    """One assignment to ``microcontroller.nvm``. As ``ports/raspberrypi/common-hal/nvm/
+    ByteArray.c`` does it: when every target byte is 0xFF, only the pages it touches are
+    programmed; otherwise the 4 KiB sector is read, erased and programmed whole."""
 
     t_ms: int
     start: int
-    length: int  # bytes that landed
+    length: int  # bytes the firmware wrote (the slice)
     torn: bool = False  # the power was cut during this write
+    erased: bool = False  # the write erased the sector
+    pages: int = 0  # 256-byte pages programmed (completely or not)
+    landed: int = 0  # bytes programmed before the end (or the cut)
+
+
+def flash_write(
+    nvm: bytearray, start: int, data: bytes, cut_after: Optional[int] = None
+) -> tuple[bool, int, int]:
+    """Write ``data`` at ``start`` as the RP2040 port does; ``cut_after``: the power goes after
+    that many bytes of programming (0: inside the erase, when there is one). Returns (erased,
+    pages, bytes programmed). Pages are programmed in order, so a cut leaves a prefix."""
+    stop = start + len(data)
+    erased = any(b != 0xFF for b in nvm[start:stop])
+    if erased:  # the whole sector comes back from RAM, merged, after the erase
+        merged = bytearray(nvm)
+        merged[start:stop] = data
+        first, image = 0, bytes(merged)
+        nvm[:] = ERASED_NVM
+    else:
+        first = start - start % FLASH_PAGE
+        end = -(-stop // FLASH_PAGE) * FLASH_PAGE
+        image = bytes(nvm[first:start]) + data + bytes(nvm[stop:end])
+    landed = len(image) if cut_after is None else max(0, min(cut_after, len(image)))
+    nvm[first : first + landed] = image[:landed]
+    pages = -(-(landed if cut_after is not None else len(image)) // FLASH_PAGE)
+    return erased, pages, landed
+
+
+class Flash:
+    """A bytearray-like NVM that writes as the board does and counts, for the App on pure fakes
+    (``make bench``, tests): ``erases``, ``pages`` programmed, ``writes``."""
+
+    def __init__(self, image: bytes = ERASED_NVM) -> None:
+        self.data = bytearray(image)
+        self.erases = self.pages = self.writes = 0
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __getitem__(self, index: Any) -> Any:
+        return bytearray(self.data[index]) if isinstance(index, slice) else self.data[index]
+
+    def __setitem__(self, index: slice, value: Any) -> None:
+        start, stop, _ = index.indices(len(self.data))
+        data = bytes(memoryview(value))
+        if len(data) != stop - start:
+            raise ValueError("Slice and value different lengths")
+        erased, pages, _ = flash_write(self.data, start, data)
+        self.erases += erased
+        self.pages += pages
+        self.writes += 1
+
+
+def flash_write_us(erased: bool, pages: int) -> int:
+    return (ERASE_US if erased else 0) + pages * PAGE_PROGRAM_US
 
 
 @dataclass(frozen=True)
@@ -95,6 +156,7 @@ class Machine:
         self.nvm = bytearray(nvm)
         self.nvm_writes: list[NvmWrite] = []
         self.tear_after: Optional[int] = None
+        self.power_cuts_us: list[int] = []  # scheduled power cuts: a write may be inside one
         self.crashes: list[Crash] = []
         self.warnings: list[str] = []
         self.i2c_bytes = 0  # total sent to the OLED
@@ -316,15 +378,34 @@ class Machine:
             if not 0 <= value <= 255:
                 raise ValueError("bytes value out of range")
             data = bytes([value])
-        self.charge(costs.NVM_WRITE_US)  # erase and program, before the bytes are there
-        torn = self.tear_after is not None
-        landed = data[: self.tear_after] if torn else data
-        self.nvm[start : start + len(landed)] = landed
-        self.nvm_writes.append(NvmWrite(self.now_ms, start, len(landed), torn))
+        cut_after = self.tear_after
+        # a power cut scheduled while the flash is busy (interrupts off, time passes) lands inside
+        erased, pages, _ = flash_write(bytearray(self.nvm), start, data)
+        busy_us = flash_write_us(erased, pages)
+        cut_us = next(
+            (t for t in self.power_cuts_us if self.now_us <= t < self.now_us + busy_us), None
+        )
+        if cut_after is None and cut_us is not None:
+            done_us = cut_us - self.now_us - (ERASE_US if erased else 0)
+            cut_after = max(0, done_us) * FLASH_PAGE // PAGE_PROGRAM_US
+        erased, pages, landed = flash_write(self.nvm, start, data, cut_after)
+        torn = cut_after is not None
+        self.nvm_writes.append(NvmWrite(self.now_ms, start, len(data), torn, erased, pages, landed))
         if torn:
             self.tear_after = None
+            if cut_us is not None:
+                self.now_us = cut_us
             self.cut_power()
             raise StopFirmware
+        self.charge(flash_write_us(erased, pages))  # interrupts off: the keys wait
+
+    @property
+    def nvm_erases(self) -> int:
+        return sum(w.erased for w in self.nvm_writes)
+
+    @property
+    def nvm_pages(self) -> int:
+        return sum(w.pages for w in self.nvm_writes)
 
     # --- crashes ---
     def record_crash(self, exc: BaseException, *, caught: bool) -> None:

@@ -142,6 +142,7 @@ class SimBoard:
                 t_us += command.number * 1000
             elif command.name == "power-cut":
                 self.machine.schedule(t_us, self._cut_power)
+                self.machine.power_cuts_us.append(t_us)
             elif command.name == "boot":
                 self.machine.schedule(t_us, self._boot)
             elif command.name == "reload":

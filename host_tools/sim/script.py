@@ -5,7 +5,8 @@
 ``hold KEY MS``        down for MS milliseconds, then up for 20 ms (MS + 20 ms pass)
 ``wait MS``            MS milliseconds of virtual time pass
 ``power-cut``          the power disappears (nothing happens if it is already off)
-``tear-next-write N``  the next NVM write lands only its first N bytes, then the power is off
+``tear-next-write N``  the power goes after N bytes of the next NVM write's programming
+                       (from the sector's start if it erases: 0 cuts inside the erase)
 ``boot``               the power comes back (if it is on: a reset, i.e. a cut then power)
 ``reload``             a soft reload (autoreload, Ctrl-D): code.py starts again; RAM is
                        lost, the modules are imported anew; the power, the ticks, the NVM

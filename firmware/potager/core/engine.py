@@ -56,6 +56,8 @@ class Engine:
         self.redo_log = []
         self.limit = limit
         self.revision = 0  # bumped on every change: drives saving and redrawing
+        self.gone = 0  # actions folded into the base: the journal counts from the base
+        self.lo = len(self.log)  # the log's shortest end (gone + length) since the last save
         self.state = self.replay()
 
     def replay(self):
@@ -76,6 +78,7 @@ class Engine:
         self.redo_log = []  # a new action forks history: redo no longer means anything
         if len(self.log) > self.limit:
             self.rules.reduce(self.base, self.log.pop(0))
+            self.gone += 1
         self.revision += 1
         return None
 
@@ -83,6 +86,7 @@ class Engine:
         if not self.log:
             return False
         self.redo_log.append(self.log.pop())
+        self.lo = min(self.lo, self.gone + len(self.log))
         self.state = self.replay()
         self.revision += 1
         return True
