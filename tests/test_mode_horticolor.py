@@ -564,7 +564,10 @@ def test_two_players_have_a_blank_row_and_messages_still_show():
     ]
     board.script("hold RIGHT 600")
     assert board.rows()[4].startswith("No validated card")
-    for phase in ("press TURN", "press OK\n" + "press DOWN\n" * 11 + "press OK\npress OK"):
+    for phase in (
+        "press TURN",
+        "press OK\n" + "press DOWN\n" * 7 + "press OK\npress OK",
+    ):  # End game
         board.script("wait 3000\n" + phase)
         assert len(board.rows()) == 5 and board.rows()[3] == " " * COLS
 
@@ -701,7 +704,7 @@ def test_a_power_cut_in_the_middle_restores_the_game():
 
 def test_end_game_from_the_menu_goes_to_the_final_scoring_first():
     board = started(SETUP_3 + "press TURN\npress RIGHT\npress OK\npress OK")
-    board.script("press DOWN\n" * 11 + "press OK\npress OK")  # menu: End game, yes
+    board.script("press DOWN\n" * 7 + "press OK\npress OK")  # menu: End game, yes
     assert state_of(board)["ph"] == hc.FINAL
     assert board.rows()[0] == "Final scoring        "
     assert board.rows()[4].startswith("Enter the points")

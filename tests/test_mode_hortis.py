@@ -247,7 +247,7 @@ BAD = [
     ("quick", (h.FIELD, 6, 1), "hortis_split_over"),  # no die to be on a split zone
     ("quick", (h.FIELD, 5, -1), "hortis_below_zero"),
     ("quick", (h.FIELD, 16, 1), "bad_action"),  # no recipe challenge
-    ("quick", (table.ROUND, 1, 0), "bad_action"),
+    ("quick", (table.ROUND, 1, 0), "hortis_no_rounds"),  # a quick count has no rounds
     ("quick", (table.NEXT, 3, 0), "hortis_solo"),
     ("live", (h.FIELD, 0, 1), "bad_action"),  # the quick count's fields
     ("live", (h.UPGRADE, 0, 0), "hortis_no_die"),

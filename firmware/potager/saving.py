@@ -42,6 +42,8 @@ class Saving:
         meta["rec"] = app.records
         hx = app.hx  # [device id, session, uptime, start player, seconds of the game]
         meta["hx"] = [hx[0], hx[1], hx[2], hx[3], hx[2] - hx[4]]
+        # the table clock's checkpoint (core.clock): running clocks come back after a power cut
+        meta["clock"] = app.clock.save(now)
         log = []
         if engine is not None:
             meta["base"] = engine.base

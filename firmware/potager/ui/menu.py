@@ -31,18 +31,22 @@ class MenuScreen(ListScreen):
     def __init__(self, game_screen):
         ListScreen.__init__(self)
         self.game_screen = game_screen
+        self.entries = ()  # the items shown
 
     def title(self, app):
         return app.tr("menu")
 
     def items(self, app):
-        out = [app.tr(item) for item in self.ITEMS]
-        if app.clock.paused:
-            out[self.ITEMS.index("pause")] = app.tr("unpause")
+        # only what this mode allows now (the game screen says what it does not)
+        out = self.game_screen.hidden(app)
+        self.entries = [item for item in self.ITEMS if item not in out]
+        out = [app.tr(item) for item in self.entries]
+        if app.clock.paused and "pause" in self.entries:
+            out[self.entries.index("pause")] = app.tr("unpause")
         return out
 
     def choose(self, app, index):
-        item = self.ITEMS[index]
+        item = self.entries[index]
         if item == "resume":
             app.pop()
         elif item in ("pass", "skip"):
@@ -54,6 +58,7 @@ class MenuScreen(ListScreen):
                 app.clock.resume(app.now)
             else:
                 app.clock.pause(app.now)
+            app.mark_unsaved()  # the save keeps the clocks paused or running
             app.pop()
         elif item in ("table", "stats"):
             if item == "table":
