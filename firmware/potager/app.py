@@ -97,7 +97,7 @@ class App:
                     hx[4] = -clock[4]  # the game's seconds so far count on from this boot
                 if meta.get("mode"):
                     self.restore_game(meta["mode"], meta["base"], log)
-                    self.clock.load(meta.get("clock"), self.engine.state, now)
+                    self.clock.load(meta.get("clock"), self.engine.state, now)  # type: ignore[union-attr]
             except Exception:  # a save that passes its CRC but not the rules: never trust it
                 self.engine = self.mode = None
                 problem = "save_corrupt"

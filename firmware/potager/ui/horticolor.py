@@ -96,10 +96,11 @@ class GameScreen(table.GameScreen):
         elif key == keys.TURN and kind == SHORT:
             if state["ph"] == rules.FINAL:
                 app.push(ConfirmScreen("q.end", lambda: self.finish(app)))
-            elif app.act((NEXT, app.clock.turn_seconds(app.now), 0)):
-                if state["ph"] == rules.MIXES and self.mark[1] == rules.DRAFT:
+            elif state["ph"] == rules.DRAFT:
+                if app.act((NEXT, 0, 0)):
                     app.clock.turn_mark = -1  # the first turn starts after the draft
                     app.clock.follow(app.engine.state, app.now)
+            elif app.act((NEXT, app.clock.turn_seconds(app.now), 0)):
                 warn(app)
         elif key == keys.TURN and kind == LONG:
             # the active player declares a shortage: +1 compost once the others agree

@@ -31,7 +31,7 @@ class MenuScreen(ListScreen):
     def __init__(self, game_screen):
         ListScreen.__init__(self)
         self.game_screen = game_screen
-        self.entries = ()  # the items shown
+        self.entries: list = []  # the items shown
 
     def title(self, app):
         return app.tr("menu")
