@@ -370,6 +370,7 @@ class App:
         self.hx[3] = state["act"]
         self.hx[4] = self.hx[2]
         self.clock = Clock(self.now)  # the first turn starts now, not during the setup
+        self.seen_revision = -1
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode
         self.load_texts(mode)
