@@ -972,3 +972,23 @@ def test_the_demo_script_in_the_simulator():
     seats = [i for i, c in enumerate(result.leds) if c != "#000000"]
     assert seats == [0, 4, 8]
     assert [hue(result.leds[i]) for i in seats] == [0, 2, 1]  # red, blue, green
+
+
+def test_a_confirmed_shortage_past_the_supply_warns():
+    board = started()
+    board.script("press TURN")  # the mixes
+    for p in range(3):
+        assert board.app.act((hc.GAIN, p, 6))  # 8 each: the 24 tokens are all out
+    board.script("wait 3000\nhold TURN 600\npress OK")  # the shortage, agreed
+    assert state_of(board)["cp"][0] == 9
+    assert board.rows()[4].startswith("Over the 24 tokens!")
+
+
+def test_the_table_keeps_horticolor_clockwise_and_its_menu_lists_what_it_allows():
+    engine = game()
+    assert do(engine, table.SET, table.S_DIR, -1) == "hc_clockwise"
+    assert lang.load("fr", "horticolor").get("r.hc_clockwise") == "On joue en horaire"
+    board = started()
+    board.script("press OK")
+    items = board.app.screen().items(board.app)
+    assert not {"Pass (out for round)", "Skip the next player", "Round +1"} & set(items)
