@@ -17,7 +17,7 @@ class Clock:
     def __init__(self, now):
         self.turn_start = now
         self.round_start = now
-        self.before = now  # the round before's start: undo of a new round
+        self.before = []  # the rounds before's starts (the last 8): undo of a new round
         self.paused = False
         self.paused_at = now
         self.turn_mark = -1  # total turns taken when the current turn began
@@ -39,11 +39,15 @@ class Clock:
             self.turn_mark = turns
             self.used = used
         if state["rnd"] != self.round_mark:
-            if self.round_mark < 0 or state["rnd"] > self.round_mark:
-                self.before = self.round_start
+            if self.round_mark < 0:
+                self.round_start = now
+            elif state["rnd"] > self.round_mark:
+                self.before.append(self.round_start)
+                if len(self.before) > 8:
+                    self.before.pop(0)
                 self.round_start = now
             else:
-                self.round_start = self.before
+                self.round_start = self.before.pop() if self.before else now
             self.round_mark = state["rnd"]
 
     def save(self, now):
@@ -100,7 +104,8 @@ class Clock:
             gone = ticks_diff(now, self.paused_at)
             self.turn_start = (self.turn_start + gone) % _WRAP
             self.round_start = (self.round_start + gone) % _WRAP
-            self.before = (self.before + gone) % _WRAP
+            for turns in range(len(self.before)):
+                self.before[turns] = (self.before[turns] + gone) % _WRAP
 
 
 PLENTY = 0
