@@ -25,8 +25,6 @@ What the model promises, in its own words:
   no rounds and no handover when solo.
 """
 
-import random
-
 MAX_TAKEBACK = 6
 UNDO_LIMIT = 48
 ROUND_STARTS = 8
@@ -136,9 +134,7 @@ class Table:
             return False
         if self.mode == "horticolor" and item in ("round+", "round-"):
             return False
-        if item == "skip" and self.n - len(self.out) < 2:
-            return False
-        return True
+        return not (item == "skip" and self.n - len(self.out) < 2)
 
     def apply(self, op, seconds=0, value=None):
         """One table action; True if done, False if refused (nothing changes)."""
@@ -170,7 +166,8 @@ class Table:
                 return False
             p, self.used[p], self.long[p], self.bk[p], passed = self.takeback.pop()
             self.turns[p] -= 1
-            self.out.discard(p)
+            if passed:
+                self.out.discard(p)  # their pass taken back: in again
             self.act = p
             return True
         if op in ("round+", "round-"):

@@ -16,11 +16,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))  # run as a script (make model)
 sys.path.append(str(Path(__file__).parent.parent / "firmware"))
 
-import table_model as tm  # noqa: E402
-from pureboard import WRAP, PureBoard  # noqa: E402
+import table_model as tm
+from pureboard import WRAP, PureBoard
 
-from potager.core import keys, registry  # noqa: E402
-from potager.core.gestures import LONG, SHORT  # noqa: E402
+from potager.core import keys, registry
+from potager.core.gestures import LONG, SHORT
 
 SEQUENCES = int(os.environ.get("MODEL_SEQUENCES", "36"))
 STEPS = int(os.environ.get("MODEL_STEPS", "60"))
@@ -222,7 +222,7 @@ def run_sequences(count, steps, first_seed=0):
 @pytest.mark.parametrize("block", range(4))
 def test_the_device_agrees_with_the_model(block):
     per = max(1, SEQUENCES // 4)
-    count, steps, found = run_sequences(per, STEPS, first_seed=block * per)
+    count, _, found = run_sequences(per, STEPS, first_seed=block * per)
     assert not found, f"{len(found)} of {count} sequences disagree:\n" + found[0]
 
 

@@ -60,8 +60,8 @@ class TotalsScreen(ListScreen):
             for p in winners:
                 self.lit |= 1 << p
                 text += " " + player_tag(state, p)
-        if len(text) > 14:  # four winners: their symbols only
-            text = " " + "".join([view.symbol(state, p) for p in winners])
+            if len(text) > 14:  # four winners: their symbols only
+                text = " " + "".join([view.symbol(state, p) for p in winners])
         out = [split(app.tr("a.totals_title"), text, COLS)]
         for p in range(state["n"]):
             row = (CURSOR if p == self.cursor else " ") + player_tag(state, p)
