@@ -27,7 +27,6 @@ What the model promises, in its own words:
 
 MAX_TAKEBACK = 6
 UNDO_LIMIT = 48
-ROUND_STARTS = 8
 ITEMS = ("pass", "skip", "pause", "undo", "redo", "round+", "round-")
 SETTINGS = {  # setting number: (field, choices)
     0: ("dir", (-1, 1)),
@@ -203,7 +202,7 @@ class Model:
         self.paused_at = now
         self.turn_start = now
         self.round_start = now
-        self.round_starts = []
+        self.round_before = now  # undo of a new round resumes the round before (one level)
 
     def eff(self, now):
         return self.paused_at if self.paused else now
@@ -226,10 +225,10 @@ class Model:
                 start = now
             self.turn_start = start
         if after.rnd > before.rnd:
-            self.round_starts = (self.round_starts + [self.round_start])[-ROUND_STARTS:]
+            self.round_before = self.round_start
             self.round_start = now
         elif after.rnd < before.rnd:
-            self.round_start = self.round_starts.pop() if self.round_starts else now
+            self.round_start = self.round_before
 
     def act(self, op, now, value=None):
         seconds = self.turn_seconds(now)
@@ -267,7 +266,7 @@ class Model:
             gone = now - self.paused_at
             self.turn_start += gone
             self.round_start += gone
-            self.round_starts = [s + gone for s in self.round_starts]
+            self.round_before += gone
         else:
             self.paused_at = now
         self.paused = not self.paused

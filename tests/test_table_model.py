@@ -149,6 +149,7 @@ class Run:
         rnd = model.round_seconds(self.clock)
         self.board.script("power-cut")
         self.wait(down)
+        booted = self.clock
         self.board.boot()
         self.wait(100)
         clock = self.app.clock
@@ -170,7 +171,7 @@ class Run:
             model.paused_at = self.clock
         model.turn_start = model.eff(self.clock) - clock.turn_ms(self.board.now)
         model.round_start = model.eff(self.clock) - clock.round_ms(self.board.now)
-        model.round_starts = []
+        model.round_before = booted  # the round before's start is not saved
         kept = len(self.app.engine.log)
         if kept > len(model.history):
             self.fail(f"the save kept {kept} actions to undo, more than were made")

@@ -97,13 +97,16 @@ class App:
                     hx[4] = -clock[4]  # the game's seconds so far count on from this boot
                 if meta.get("mode"):
                     self.restore_game(meta["mode"], meta["base"], log)
-                    self.clock.load(meta.get("clock"), self.engine.state, now)  # type: ignore[union-attr]
             except Exception:  # a save that passes its CRC but not the rules: never trust it
                 self.engine = self.mode = None
                 problem = "save_corrupt"
         else:
             self.set_language("en", save=False)
             problem = {persist.CORRUPT: "save_corrupt", persist.OLD_FORMAT: "save_old"}.get(status)
+        try:  # the clocks where the save left them (none, or a strange one: from now)
+            self.clock.load(meta["clock"], self.engine.state, now)  # type: ignore[union-attr]
+        except Exception:
+            self.clock = Clock(now)
         if self.store.nvm is None:
             problem = "no_nvm"
         if self.engine is not None:
@@ -119,6 +122,7 @@ class App:
         rules = registry.rules(mode)
         engine = Engine(rules, base, log)
         rules.check(engine.state)
+        registry.forget("potager.core.table_check")  # checked: its RAM back to the game
         self.engine = engine
         self.mode = mode
         self.load_texts(mode)
@@ -189,8 +193,8 @@ class App:
             self.say("r.save_failed", error=True)
 
     def warn(self, now):
-        """A beep when a clock enters a new warning stage (higher, then longer): the turn
-        countdown, the active player's bank (run out: overtime), the round timer."""
+        # A beep when a clock enters a new warning stage (higher, then longer): the turn
+        # countdown, the active player's bank (run out: overtime), the round timer.
         if self.engine is None:
             return
         state = self.engine.state
@@ -320,8 +324,8 @@ class App:
         self.dirty = True
 
     def changed(self):
-        """Redraw; after an action, an undo or a redo (from any screen): the clocks follow
-        the turn, and the game screen's cursor the active player (its follow())."""
+        # Redraw; after an action, an undo or a redo (from any screen): the clocks follow
+        # the turn, and the game screen's cursor the active player (its follow()).
         self.dirty = True
         engine = self.engine
         if engine is not None and engine.revision != self.seen_revision:
@@ -370,6 +374,7 @@ class App:
         self.hx[3] = state["act"]
         self.hx[4] = self.hx[2]
         self.clock = Clock(self.now)  # the first turn starts now, not during the setup
+        registry.forget("potager.ui.table_setup")  # the setup's fields: RAM to the game
         self.seen_revision = -1
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode

@@ -1,10 +1,9 @@
-"""The table clock: how long the current turn and round have run, with pauses.
-
-Kept in RAM (ticks in ms, wrapping at 2**29): only the seconds a turn used reach the rule
-core, inside the action that ends the turn. The saver keeps a checkpoint of it (seconds of
-the turn and of the round, paused or not) in every save, and a running clock asks for a
-save every CHECKPOINT_MS, so after a power cut the clocks come back within that much.
-"""
+# The table clock: how long the current turn and round have run, with pauses.
+#
+# Kept in RAM (ticks in ms, wrapping at 2**29): only the seconds a turn used reach the rule
+# core, inside the action that ends the turn. The saver keeps a checkpoint of it (seconds of
+# the turn and of the round, paused or not) in every save, and a running clock asks for a
+# save every CHECKPOINT_MS, so after a power cut the clocks come back within that much.
 
 from potager.core.compat import const
 from potager.core.gestures import ticks_diff
@@ -17,7 +16,7 @@ class Clock:
     def __init__(self, now):
         self.turn_start = now
         self.round_start = now
-        self.before = []  # the rounds before's starts (the last 8): undo of a new round
+        self.before = now  # the round before's start: undo of a new round
         self.paused = False
         self.paused_at = now
         self.turn_mark = -1  # total turns taken when the current turn began
@@ -25,9 +24,9 @@ class Clock:
         self.round_mark = -1
 
     def follow(self, state, now):
-        """Follow the state to a new turn (round), or back to one taken back (undo, hold TURN):
-        a turn taken back goes on counting from where it started, a redone handover keeps the
-        time it used, a new one starts now (the paused moment while paused)."""
+        # Follow the state to a new turn (round), or back to one taken back (undo, hold TURN):
+        # a turn taken back goes on counting from where it started, a redone handover keeps the
+        # time it used, a new one starts now (the paused moment while paused).
         now = self.paused_at if self.paused else now
         turns = sum(state["turns"])
         used = sum(state["used"])
@@ -42,29 +41,21 @@ class Clock:
             if self.round_mark < 0:
                 self.round_start = now
             elif state["rnd"] > self.round_mark:
-                self.before.append(self.round_start)
-                if len(self.before) > 8:
-                    self.before.pop(0)
+                self.before = self.round_start
                 self.round_start = now
             else:
-                self.round_start = self.before.pop() if self.before else now
+                self.round_start = self.before
             self.round_mark = state["rnd"]
 
     def save(self, now):
-        """What a save keeps of the clock: seconds of the turn and of the round, paused."""
+        # What a save keeps: seconds of the turn and of the round, paused.
         return [self.turn_ms(now) // 1000, self.round_ms(now) // 1000, int(self.paused)]
 
     def load(self, value, state, now):
-        """Back from a save's checkpoint (the state is the game saved with it); a strange
-        checkpoint is ignored: the clocks start again, the game stays."""
-        if type(value) is not list or len(value) != 3:
-            return
-        for turns in value:
-            if type(turns) is not int or not 0 <= turns <= 99999:
-                return
+        # Back from a save's checkpoint [turn s, round s, paused], saved with this state.
         self.turn_start = (now - value[0] * 1000) % _WRAP
         self.round_start = (now - value[1] * 1000) % _WRAP
-        self.paused = bool(value[2])
+        self.paused = value[2] == 1
         self.paused_at = now
         self.turn_mark = sum(state["turns"])
         self.used = sum(state["used"])
@@ -84,7 +75,7 @@ class Clock:
         return max(0, self.turn_ms(now) // 1000)
 
     def turn_left(self, now, state):
-        """Seconds left of the turn countdown (negative: overtime)."""
+        # Seconds left of the turn countdown (negative: overtime).
         return state["tt"] - self.turn_ms(now) // 1000
 
     def bank_left(self, now, state):
@@ -104,8 +95,7 @@ class Clock:
             gone = ticks_diff(now, self.paused_at)
             self.turn_start = (self.turn_start + gone) % _WRAP
             self.round_start = (self.round_start + gone) % _WRAP
-            for turns in range(len(self.before)):
-                self.before[turns] = (self.before[turns] + gone) % _WRAP
+            self.before = (self.before + gone) % _WRAP
 
 
 PLENTY = 0
@@ -115,7 +105,7 @@ OVERTIME = 3
 
 
 def warning_stage(left, total):
-    """Warning stage of a countdown: seconds `left` of `total`."""
+    # Warning stage of a countdown: seconds `left` of `total`.
     if left <= 0:
         return OVERTIME
     return PLENTY if left * 2 > total else HALF_GONE if left * 5 > total else LAST_FIFTH

@@ -1,24 +1,23 @@
-"""Table services shared by every mode: seats, turn order, passing, rounds, timers' settings
-and statistics, and where each seat sits on the ring.
-
-Every game state carries these fields (built by new_table):
-  n      players; seat order = player order
-  col    a colour index per player          seat  a ring pixel per player
-  act    the active player                  first who starts the current round
-  rnd    the round, from 1                  out   bit p set: player p has passed this round
-  dir    1 clockwise, -1 counter-clockwise  rot   1: the first player moves on each round
-  lap    1: a round ends when the turn comes back round; 0: when everyone has passed
-  tt     turn countdown, s (0 off)          rt    round timer, s (0 off)
-  tb     time bank per player, s (0 off)    inc   seconds added to a bank after each turn
-  bk     each player's bank left, s (negative: overtime)
-  used, turns, long: seconds played, turns taken, longest turn, per player
-  log    the handovers of this round hold TURN can take back, newest last (at most
-         MAX_PLAYERS): [player, used, long, bank before the handover, 1 if they passed, memo]
-         (memo: the b of the action that ended the turn: what the mode keeps with it, e.g.
-         Diced Tomatoes' Karma)
-Time never enters by itself: the action that ends a turn carries the seconds it used.
-Table ops are the action codes below 16; a game's reduce() hands them to reduce_table().
-"""
+# Table services shared by every mode: seats, turn order, passing, rounds, timers' settings
+# and statistics, and where each seat sits on the ring.
+#
+# Every game state carries these fields (built by new_table):
+# n      players; seat order = player order
+# col    a colour index per player          seat  a ring pixel per player
+# act    the active player                  first who starts the current round
+# rnd    the round, from 1                  out   bit p set: player p has passed this round
+# dir    1 clockwise, -1 counter-clockwise  rot   1: the first player moves on each round
+# lap    1: a round ends when the turn comes back round; 0: when everyone has passed
+# tt     turn countdown, s (0 off)          rt    round timer, s (0 off)
+# tb     time bank per player, s (0 off)    inc   seconds added to a bank after each turn
+# bk     each player's bank left, s (negative: overtime)
+# used, turns, long: seconds played, turns taken, longest turn, per player
+# log    the handovers of this round hold TURN can take back, newest last (at most
+# MAX_PLAYERS): [player, used, long, bank before the handover, 1 if they passed, memo]
+# (memo: the b of the action that ended the turn: what the mode keeps with it, e.g.
+# Diced Tomatoes' Karma)
+# Time never enters by itself: the action that ends a turn carries the seconds it used.
+# Table ops are the action codes below 16; a game's reduce() hands them to reduce_table().
 
 from potager.core.compat import const
 
@@ -56,7 +55,7 @@ _LIMITS = {
 
 
 def seat_pixel(seat, players):
-    """Default ring pixel of a seat: seats spread evenly, seat 0 at pixel 0 (the top)."""
+    # Default ring pixel of a seat: seats spread evenly, seat 0 at pixel 0 (the top).
     return (seat * RING + players // 2) // players if players else 0
 
 
@@ -85,7 +84,7 @@ def new_table(players, colours, first=0):
 
 
 def next_in(state, player, step=None):
-    """The next player still in after `player`, turning `step` (default: the direction)."""
+    # The next player still in after `player`, turning `step` (default: the direction).
     step = state["dir"] if step is None else step
     n = state["n"]
     for _ in range(n):
@@ -121,9 +120,9 @@ def _new_round(state):
 
 
 def _hand_over(state, hops):
-    """Move the turn on by `hops` players still in; a lap past the first player ends the
-    round, and the hops left go on in the new one (a Skip by the lap's last player skips the
-    next round's first)."""
+    # Move the turn on by `hops` players still in; a lap past the first player ends the
+    # round, and the hops left go on in the new one (a Skip by the lap's last player skips the
+    # next round's first).
     n = state["n"]
     player = state["act"]
     while True:
@@ -198,20 +197,8 @@ def _set(state, setting, value):
 
 
 def check_table(state):
-    """Invariant check used by tests and the fuzzer: raises AssertionError."""
-    n = state["n"]
-    assert 1 <= n <= MAX_PLAYERS
-    assert 0 <= state["act"] < n and 0 <= state["first"] < n
-    assert 1 <= state["rnd"] <= MAX_ROUND
-    assert len(state["col"]) == n and len(set(state["col"])) == n
-    assert len(state["seat"]) == n and len(set(state["seat"])) == n
-    assert 0 <= state["out"] <= max(0, (1 << n) - 2)  # everyone out starts the next round
-    assert not state["out"] >> state["act"] & 1
-    assert state["dir"] in (1, -1)
-    for key in ("bk", "used", "turns", "long"):
-        assert len(state[key]) == n
-    log = state.get("log", [])
-    assert len(log) <= MAX_PLAYERS
-    for p, a, b, _, out, _ in log:
-        assert 0 <= p < n and 0 <= a <= state["used"][p] and 0 <= b <= state["long"][p]
-        assert out in (0, 1) and (not out or state["out"] >> p & 1)
+    # Invariant check used at boot, by tests and the fuzzer: raises AssertionError. (In its
+    # own module: the board compiles it only to check a save, then forgets it.)
+    from potager.core import table_check
+
+    table_check.check(state)

@@ -1,4 +1,4 @@
-"""The game menu, help and results screens."""
+# The game menu, help and results screens.
 
 from potager.core import keys, registry, table
 from potager.core.gestures import SHORT
@@ -9,7 +9,7 @@ from potager.ui.view import COLS, fit
 
 
 class MenuScreen(ListScreen):
-    """The game menu: everything that is not a one-key action on the game screen."""
+    # The game menu: everything that is not a one-key action on the game screen.
 
     ITEMS = (
         "resume",
@@ -85,7 +85,7 @@ class MenuScreen(ListScreen):
 
 
 class HelpScreen(ListScreen):
-    """The keys of the screen it was opened from."""
+    # The keys of the screen it was opened from.
 
     def __init__(self, entries):
         ListScreen.__init__(self)
@@ -105,8 +105,8 @@ class HelpScreen(ListScreen):
 
 
 class ResultsScreen(ListScreen):
-    """A finished game: rank, player, total, the winners marked; then the table statistics
-    (turns, time played, longest turn). OK goes home."""
+    # A finished game: rank, player, total, the winners marked; then the table statistics
+    # (turns, time played, longest turn). OK goes home.
 
     def __init__(self, state, totals, winners):
         ListScreen.__init__(self)

@@ -1,5 +1,5 @@
-"""The table part every mode shares: setup fields for seats and colours, the game screen
-base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is."""
+# The table part every mode shares: setup fields for seats and colours, the game screen
+# base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is.
 
 from potager.core import clock, keys, registry, table
 from potager.core.gestures import LONG, SHORT
@@ -13,55 +13,28 @@ ACTIVE_LEVEL = 255
 DRAIN_LEVEL = 40
 
 
+# The setup form's table fields live in potager.ui.table_setup, compiled for the setup only
+# (the game forgets it: RAM).
 def default_setup(players=4):
-    return {"players": players, "first": 0, "col": [0, 1, 2, 3, 4, 5]}
+    from potager.ui import table_setup
+
+    return table_setup.default_setup(players)
 
 
 def setup_fields(app, values):
-    """(label, value) rows: players, first player, then a colour per player."""
-    n = values["players"]
-    out = [
-        (app.tr("players"), str(n)),
-        (app.tr("first"), "P" + str(values["first"] + 1)),
-    ]
-    for p in range(n):
-        colour = view.COLOURS[values["col"][p]]
-        out.append(("P" + str(p + 1), colour[1] + " " + app.tr(colour[2])))
-    return out
+    from potager.ui import table_setup
+
+    return table_setup.setup_fields(app, values)
 
 
 def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
-    """Change one field of the table setup; a reason key when it cannot move."""
-    n = values["players"]
-    if field == 0:
-        if not lo <= n + delta <= hi:
-            return "bad_players"
-        values["players"] = n + delta
-        values["first"] = min(values["first"], n + delta - 1)
-        if delta > 0 and values["col"][n] in values["col"][:n]:
-            # the new player's default colour was taken by a change: the first free one
-            for colour in range(len(view.COLOURS)):
-                if colour not in values["col"][:n]:
-                    values["col"][n] = colour
-                    break
-    elif field == 1:
-        values["first"] = (values["first"] + delta) % n
-    else:
-        # cycle this player's colour, skipping those other players already have
-        p = field - 2
-        taken = values["col"][:n]
-        colour = values["col"][p]
-        for _ in range(len(view.COLOURS)):
-            colour = (colour + delta) % len(view.COLOURS)
-            if colour not in taken:
-                values["col"][p] = colour
-                return None
-        return "colour_twice"
-    return None
+    from potager.ui import table_setup
+
+    return table_setup.setup_change(values, field, delta, lo, hi)
 
 
 class GameScreen(Screen):
-    """TURN hands over (hold: back a seat), BACK undoes (hold: redo), OK opens the menu."""
+    # TURN hands over (hold: back a seat), BACK undoes (hold: redo), OK opens the menu.
 
     HELP: tuple = (
         ("TURN", "h.turn"),
@@ -96,17 +69,17 @@ class GameScreen(Screen):
         ring_leds(app, out)
 
     def hidden(self, app):
-        """What this mode does not allow now: game menu items, Table & timers settings (S_*)."""
+        # What this mode does not allow now: game menu items, Table & timers settings (S_*).
         state = app.engine.state
         return ("skip",) if state["n"] - bin(state["out"]).count("1") < 2 else ()
 
     def finish(self, app):
-        """ "End game" from the menu; each mode runs its own final scoring from here."""
+        # "End game" from the menu; each mode runs its own final scoring from here.
         app.refuse("bad_action")
 
 
 def clock_text(seconds):
-    """m:ss, or h:mm:ss past an hour; a minus sign for overtime."""
+    # m:ss, or h:mm:ss past an hour; a minus sign for overtime.
     sign = "-" if seconds < 0 else ""
     seconds = abs(seconds)
     minutes = seconds // 60
@@ -117,9 +90,9 @@ def clock_text(seconds):
 
 
 def timer_text(app, width=99):
-    """What the header shows of the timers: the turn countdown (`+` in overtime), the bank
-    (`B`), the round timer (`R`); every clock that runs is shown, taking turns (4 s each)
-    when `width` characters cannot hold them all."""
+    # What the header shows of the timers: the turn countdown (`+` in overtime), the bank
+    # (`B`), the round timer (`R`); every clock that runs is shown, taking turns (4 s each)
+    # when `width` characters cannot hold them all.
     clock = app.clock
     state = app.engine.state
     if clock.paused:
@@ -137,7 +110,7 @@ def timer_text(app, width=99):
 
 
 def header(app, title):
-    """Row 0 of every game screen: title (round...), timer, the active player's tag."""
+    # Row 0 of every game screen: title (round...), timer, the active player's tag.
     state = app.engine.state
     text = view.player_tag(state, state["act"])
     timer = timer_text(app, view.COLS - len(title) - len(text) - 2)
@@ -156,9 +129,9 @@ STAGES = (0x00C000, 0xFFA000, 0xFF0000)
 
 
 def ring_leds(app, out):
-    """Each seat dim in its colour, the next one a little brighter, the active one blinking
-    bright; with a timer, the ring drains in the colour of its stage (the countdown, else
-    the bank, else the round timer)."""
+    # Each seat dim in its colour, the next one a little brighter, the active one blinking
+    # bright; with a timer, the ring drains in the colour of its stage (the countdown, else
+    # the bank, else the round timer).
     for i in range(len(out)):
         out[i] = 0
     state = app.engine.state
