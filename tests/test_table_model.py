@@ -58,6 +58,7 @@ class Run:
         self.board.run(10)
         self.clock += 10
         self.model = tm.Model(self.mode, n, first, self.clock)
+        self.model.round_before = start  # the clock made by start_game, before its first step
         self.log = []
         self.steps = 0
 
