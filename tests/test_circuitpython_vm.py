@@ -33,10 +33,6 @@ OVER_BUDGET = {
     ("arboretum", "mpy"): "96K",
     ("diced_tomatoes", "mpy"): "96K",
     ("horticolor", "mpy"): "96K",
-    (
-        "horticolor",
-        "py",
-    ): "104K",  # the table's takeback, clocks and menus: a few hundred bytes over
     ("hortis", "mpy"): "96K",
 }
 
