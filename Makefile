@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: venv sim test pytest lint typecheck format bench fuzz screenshots clean
+.PHONY: venv sim test pytest lint typecheck format bench fuzz model screenshots clean
 
 venv: $(STAMP)
 
@@ -40,6 +40,11 @@ bench: venv
 # saves with nonsense under valid CRCs, at length (make test runs a short fixed-seed round)
 fuzz: venv
 	$(PY) -m host_tools.savefuzz --count 20000 --seed 1
+
+# the table services against their reference model, a longer random search than `make test`
+# (MODEL_SEQUENCES, MODEL_STEPS): prints the sequences and steps tried and the disagreements
+model: venv
+	$(PY) tests/test_table_model.py
 
 # the README's pictures: each demo script of docs/scripts run in the simulator
 screenshots: venv

@@ -471,14 +471,32 @@ def test_the_path_is_scored_as_it_is_built():
     board.script("press UP\npress UP\npress UP" + "\npress RIGHT" * 4)  # 8 cards
     assert rows_of(board)[0].endswith("= 19")
     board.script("press RIGHT")
+    assert rows_of(board)[4] == "Setting at its limit"  # 8 values at most
+    board.script("wait 3000\npress DOWN\npress DOWN\npress RIGHT")  # no 1 with 8 cards
+    assert rows_of(board)[4] == "Too long: 1..8 rising" and rows_of(board)[0].endswith("= ?")
+    undo = board.app.snapshot()["undo"]
+    board.script("wait 3000\npress OK")  # refused as it stands, still there to fix
     assert rows_of(board)[4] == "Too long: 1..8 rising"
-    board.script("press DOWN\npress DOWN\npress RIGHT")  # no 1 with 8 cards
-    assert rows_of(board)[4] == "Too long: 1..8 rising"
-    board.script("wait 3000\npress OK")
+    assert board.app.snapshot()["screen"] == "PathScreen" and board.app.snapshot()["undo"] == undo
+    board.script("wait 3000\npress RIGHT\npress OK")
     assert board.app.snapshot()["screen"] == "SpeciesScreen"
+    assert board.app.snapshot()["undo"] == undo + 1  # the whole path: one undoable action
     assert rows_of(board)[1].endswith("19")
     board.script("press BACK")
     assert rows_of(board)[1] == "▶Oak     ♥19● ?♣ ?"
+
+
+def test_a_long_path_is_entered_top_to_bottom_and_a_half_built_one_is_no_entry():
+    board = started("press RIGHT\npress LEFT\npress OK\n")  # Oak, P1's path
+    board.script("press RIGHT\n" * 7)  # 8 cards first, the 1 and the 8 after
+    assert rows_of(board)[1].endswith(" 8")
+    board.script("press DOWN\npress DOWN\npress RIGHT\npress DOWN\npress RIGHT")
+    assert rows_of(board)[0].endswith("= 11")  # 8 + 1 + 2
+    board.script("press BACK")  # left half-built: still to enter, the totals wait for it
+    assert board.app.engine.state["pa"][0] == -1 and rows_of(board)[1].endswith("?")
+    board.script("press OK\n" + "press RIGHT\n" * 6 + "press DOWN\npress DOWN\npress RIGHT")
+    board.script("press OK")  # 7 cards from a 1
+    assert board.app.engine.state["pa"][0] == 7 + 32
 
 
 def test_ok_on_an_untouched_path_means_no_path_and_back_leaves_it_to_enter():
@@ -780,3 +798,13 @@ def test_random_presses_in_the_mode_keep_every_invariant_and_undo_exact(seed, mo
             after = clone(engine.state)
             assert engine.undo() and engine.state == before
             assert engine.redo() and engine.state == after
+
+
+def test_the_totals_name_no_winner_while_a_path_is_still_to_enter():
+    board = started("press RIGHT\npress LEFT\npress OK\npress RIGHT\npress OK\npress BACK\n")
+    board.script("press UP\npress RIGHT")  # the totals row, last of the list
+    assert board.app.snapshot()["screen"] == "TotalsScreen"
+    rows = rows_of(board)
+    assert rows[0] == "Totals              ?" and rows[1].startswith("▶♥P1    2")
+    assert "*" not in "".join(rows[1:4])  # P1 leads, but the others' paths are to enter
+    assert board.app.screen().lit == 0  # and the ring lights no winner

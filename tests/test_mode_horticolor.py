@@ -564,7 +564,10 @@ def test_two_players_have_a_blank_row_and_messages_still_show():
     ]
     board.script("hold RIGHT 600")
     assert board.rows()[4].startswith("No validated card")
-    for phase in ("press TURN", "press OK\n" + "press DOWN\n" * 11 + "press OK\npress OK"):
+    for phase in (
+        "press TURN",
+        "press OK\n" + "press DOWN\n" * 7 + "press OK\npress OK",
+    ):  # End game
         board.script("wait 3000\n" + phase)
         assert len(board.rows()) == 5 and board.rows()[3] == " " * COLS
 
@@ -701,7 +704,7 @@ def test_a_power_cut_in_the_middle_restores_the_game():
 
 def test_end_game_from_the_menu_goes_to_the_final_scoring_first():
     board = started(SETUP_3 + "press TURN\npress RIGHT\npress OK\npress OK")
-    board.script("press DOWN\n" * 11 + "press OK\npress OK")  # menu: End game, yes
+    board.script("press DOWN\n" * 7 + "press OK\npress OK")  # menu: End game, yes
     assert state_of(board)["ph"] == hc.FINAL
     assert board.rows()[0] == "Final scoring        "
     assert board.rows()[4].startswith("Enter the points")
@@ -969,3 +972,23 @@ def test_the_demo_script_in_the_simulator():
     seats = [i for i, c in enumerate(result.leds) if c != "#000000"]
     assert seats == [0, 4, 8]
     assert [hue(result.leds[i]) for i in seats] == [0, 2, 1]  # red, blue, green
+
+
+def test_a_confirmed_shortage_past_the_supply_warns():
+    board = started()
+    board.script("press TURN")  # the mixes
+    for p in range(3):
+        assert board.app.act((hc.GAIN, p, 6))  # 8 each: the 24 tokens are all out
+    board.script("wait 3000\nhold TURN 600\npress OK")  # the shortage, agreed
+    assert state_of(board)["cp"][0] == 9
+    assert board.rows()[4].startswith("Over the 24 tokens!")
+
+
+def test_the_table_keeps_horticolor_clockwise_and_its_menu_lists_what_it_allows():
+    engine = game()
+    assert do(engine, table.SET, table.S_DIR, -1) == "hc_clockwise"
+    assert lang.load("fr", "horticolor").get("r.hc_clockwise") == "On joue en horaire"
+    board = started()
+    board.script("press OK")
+    items = board.app.screen().items(board.app)
+    assert not {"Pass (out for round)", "Skip the next player", "Round +1"} & set(items)

@@ -247,7 +247,7 @@ BAD = [
     ("quick", (h.FIELD, 6, 1), "hortis_split_over"),  # no die to be on a split zone
     ("quick", (h.FIELD, 5, -1), "hortis_below_zero"),
     ("quick", (h.FIELD, 16, 1), "bad_action"),  # no recipe challenge
-    ("quick", (table.ROUND, 1, 0), "bad_action"),
+    ("quick", (table.ROUND, 1, 0), "hortis_no_rounds"),  # a quick count has no rounds
     ("quick", (table.NEXT, 3, 0), "hortis_solo"),
     ("live", (h.FIELD, 0, 1), "bad_action"),  # the quick count's fields
     ("live", (h.UPGRADE, 0, 0), "hortis_no_die"),
@@ -661,3 +661,25 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
         + "press DOWN\n" * 5
     )
     assert again.frames[-1]["screen"][4] == "▶Best              35"
+
+
+def test_the_live_count_keeps_its_timer_apart_from_the_score():
+    board = board_after(ENGLISH + HORTIS + LIVE + START)
+    assert board.app.act((table.SET, table.S_TT, 60))
+    board.run(13_000)
+    row = board.rows()[0]
+    assert row.startswith("2/9 0:4") and row.endswith(" 0 pts ♥P1")
+
+
+def test_a_card_is_a_lap_and_the_squirrel_goes_off_after_its_neighbours():
+    board = board_after(ENGLISH + HORTIS + LIVE + START)
+    assert not board.app.act((table.SET, table.S_LAP, 0))
+    board.run(20)
+    assert board.rows()[4].startswith("A card is one lap")
+    board.script("wait 3000\npress TURN")
+    assert state_of(board)["rnd"] == 3  # TURN goes on to card 3
+    board = board_after(ENGLISH + HORTIS + "press RIGHT\n" + START)  # Grove
+    board.script("press RIGHT\npress UP\npress UP\npress RIGHT")  # a die; the squirrel
+    board.script("press DOWN\npress RIGHT")  # a die next to it
+    board.script("wait 3000\npress UP\npress LEFT")  # the squirrel off
+    assert board.rows()[4].startswith("Dice by it to 0 first")

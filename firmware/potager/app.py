@@ -10,7 +10,7 @@ import gc
 
 from potager import lang
 from potager.core import keys, persist, registry
-from potager.core.clock import OVERTIME, Clock, warning_stage
+from potager.core.clock import CHECKPOINT_MS, OVERTIME, Clock, warning_stage
 from potager.core.compat import const
 from potager.core.crc import crc16
 from potager.core.engine import Engine
@@ -83,13 +83,14 @@ class App:
         status, problem = self.store.load(), None
         if status == persist.OK:  # checked by modules imported only then, and forgotten (RAM)
             try:
-                problem = registry.load("potager.restore_game").boot(self)
+                problem = registry.load("potager.restore_game").boot(self, now)
             except Exception:  # whatever a save holds, the device starts
                 self.engine = self.mode = None
                 self.history, self.records = [], {}
                 status, problem = persist.CORRUPT, None
             registry.forget("potager.restore_game")
             registry.forget("potager.restore_check")
+            registry.forget("potager.core.table_check")  # checked: its RAM back to the game
             gc.collect()
             if problem is not None and problem[0] is None:
                 status, problem = persist.CORRUPT, None  # not one snapshot could be trusted
@@ -169,8 +170,7 @@ class App:
         if self.boot_at is not None and ticks_diff(now, self.boot_at) >= BOOT_KEY_MS:
             self.boot_at = None  # the queue up to now is read: the window is over for good
         if self.engine is not None and self.engine.revision != self.seen_revision:
-            self.seen_revision = self.engine.revision
-            self.clock.follow(self.engine.state, now)
+            self.changed()
         self.screen().tick(self, now)
         self.update_timers(now)
         self.update_power(now)
@@ -180,12 +180,19 @@ class App:
             self.say("r.save_failed", error=True)
 
     def warn(self, now):
-        """A beep when the turn countdown enters a new warning stage (higher, then longer)."""
+        # A beep when a clock enters a new warning stage (higher, then longer): the turn
+        # countdown, the active player's bank (run out: overtime), the round timer.
         if self.engine is None:
             return
         state = self.engine.state
-        left = self.clock.turn_left(now, state)
-        stage = warning_stage(left, state["tt"]) if state["tt"] else 0
+        clock = self.clock
+        stage = 0
+        if state["tt"]:
+            stage = warning_stage(clock.turn_left(now, state), state["tt"])
+        if state["tb"]:
+            stage = max(stage, warning_stage(clock.bank_left(now, state), state["tb"]))
+        if state["rt"]:
+            stage = max(stage, warning_stage(clock.round_left(now, state), state["rt"]))
         if stage > self.stage:
             self.beep(1000 + 500 * stage, 400 if stage == OVERTIME else 100)
         self.stage = stage
@@ -208,6 +215,8 @@ class App:
             if self.power.state != ASLEEP:
                 self.draw_leds()
         if self.timers_shown():
+            if not self.clock.paused and ticks_diff(now, self.saving.last_write) >= CHECKPOINT_MS:
+                self.mark_unsaved()  # a clock checkpoint: the save keeps where the clocks stand
             # the clocks on screen count from the start of the turn and of the round
             turn, round_ = self.clock.turn_ms(now) // 1000, self.clock.round_ms(now) // 1000
             if turn != self.second or round_ != self.round_second:
@@ -303,7 +312,16 @@ class App:
         self.dirty = True
 
     def changed(self):
+        # Redraw; after an action, an undo or a redo (from any screen): the clocks follow
+        # the turn, and the game screen's cursor the active player (its follow()).
         self.dirty = True
+        engine = self.engine
+        if engine is not None and engine.revision != self.seen_revision:
+            self.seen_revision = engine.revision
+            self.clock.follow(engine.state, self.now)
+            follow = getattr(self.stack[0], "follow", None)
+            if follow is not None:
+                follow(self)
 
     def show_game(self):
         self.load_texts(self.mode)
@@ -344,6 +362,9 @@ class App:
     def start_game(self, mode, state):
         self.hx[3] = state["act"]
         self.hx[4] = self.hx[2]
+        self.clock = Clock(self.now)  # the first turn starts now, not during the setup
+        registry.forget("potager.ui.table_setup")  # the setup's fields: RAM to the game
+        self.seen_revision = -1
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode
         self.load_texts(mode)
@@ -395,13 +416,14 @@ class App:
             self.refuse(reason)
             return False
         self.mark_unsaved()
-        self.dirty = True
+        self.changed()
         return True
 
     def undo(self):
         if self.engine is not None and self.engine.undo():
             self.say("undone")
             self.mark_unsaved()
+            self.changed()
         else:
             self.refuse("nothing_to_undo")
 
@@ -409,6 +431,7 @@ class App:
         if self.engine is not None and self.engine.redo():
             self.say("redone")
             self.mark_unsaved()
+            self.changed()
         else:
             self.refuse("nothing_to_redo")
 

@@ -84,7 +84,10 @@ def check_table(base):
     new = table.new_table(n, list(range(n)))
     for k in new:
         v = base.get(k)
-        if type(v) is not type(new[k]) or (type(v) is list and len(v) != n):
+        if k == "log":  # the round's handovers (at most one a player; absent in older saves)
+            if v is not None and (type(v) is not list or len(v) > table.MAX_PLAYERS):
+                return False
+        elif type(v) is not type(new[k]) or (type(v) is list and len(v) != n):
             return False
     for k, lo, hi in table._LIMITS.values():
         if not lo <= base[k] <= hi:

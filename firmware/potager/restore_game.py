@@ -30,6 +30,7 @@ class Replay:
         self.hist = []
         self.rec = clone({})
         self.clock = None  # the device's clock at the save (app.hx), or None
+        self.checkpoint = None  # the table clocks at the save (core.clock), or None
         self.mode = self.rules = self.base = self.state = clone(None)  # (typed loosely)
         self.log = []  # the undo log; its first action is number `start` of the chain
         self.start = 0
@@ -83,9 +84,17 @@ class Replay:
         else:
             self.say(4)
         self.games(meta.get("games", []))
+        ok = True
         if "mode" in meta or new:
-            return self.new_game(meta.get("mode"), meta.get("base"))
-        return True
+            ok = self.new_game(meta.get("mode"), meta.get("base"))
+            self.checkpoint = None  # a new game's clocks start again
+        v = meta.get("clock")  # [turn s, round s, paused]
+        if v is not None:
+            if fit(v, 0, 1 << 30, 3):
+                self.checkpoint = v
+            else:
+                self.say(2)
+        return ok
 
     def games(self, rows):
         if type(rows) is not list:
@@ -202,7 +211,7 @@ def load(store):
     # the fields, plain; dirty: a snapshot then replaces what was not kept
     dirty = found.dirty or i != order[-1]
     data = (found.lang, found.settings, found.hist, found.rec, found.mode, found.rules, found.base)
-    data = data + (found.log, found.start, dirty, found.clock)  # type: ignore[assignment]
+    data = data + (found.log, found.start, dirty, found.clock, found.checkpoint)  # type: ignore[assignment]
     if found.gone:
         return persist.OK, ("save6", found.gone), data  # "# actions dropped"
     for k in (5, 4, 2, 3, 6):  # game, history, settings, records, older record
@@ -211,13 +220,13 @@ def load(store):
     return persist.OK, None, data
 
 
-def boot(app):
+def boot(app, now):
     """App.boot's reading of a loaded journal: (message key, count) or None; (None, 0) when
     nothing could be trusted."""
     status, problem, data = load(app.store)
     if status != persist.OK:
         return None, 0
-    code, power, hist, rec, mode, rules, base, log, start, dirty, clock = data
+    code, power, hist, rec, mode, rules, base, log, start, dirty, clock, checkpoint = data
     if clock:  # [device id, session, uptime, start player, seconds of the game]
         hx = app.hx
         hx[0] = clock[0] or hx[0]
@@ -230,6 +239,8 @@ def boot(app):
     if rules is not None:
         app.engine, app.mode = Engine(rules, base, log), mode
         app.load_texts(mode)
+        if checkpoint:  # the clocks where the save left them
+            app.clock.load(checkpoint, app.engine.state, now)
     if dirty:
         app.mark_unsaved()  # a snapshot of what was kept replaces the rest
     else:

@@ -55,7 +55,7 @@ class Saving:
             self.end = engine.lo
         self.dirty = False
 
-    def delta(self, app):
+    def delta(self, app, now):
         """(patch, first, actions, start) since the last record, or None: write a snapshot.
         Names are reused from elsewhere: each new one costs RAM on the board for good."""
         if self.dirty or not self.store.end:
@@ -67,6 +67,8 @@ class Saving:
         if app.hx[2] - self.since >= 60 or app.engine is not self.engine:
             patch["hx"] = self.clock(app)  # a game's duration: a power cut loses 1 min at most
             self.since = app.hx[2]  # the uptime the journal's clock was written at
+        if app.engine is not None:  # the table clocks [turn s, round s, paused]: every clock,
+            patch["clock"] = app.clock.save(now)  # statistics' too, comes back after a cut
         history = app.history  # the oldest went (how many: "gone"), new ones came ("games")
         k = 0
         while k < len(history) and history[k][0] <= self.seq:
@@ -93,7 +95,7 @@ class Saving:
         self.unsaved = False
         self.last_write = now
         store = self.store
-        found = self.delta(app)
+        found = self.delta(app, now)
         if found is not None:
             payload = persist.encode_payload(found[0], found[2], found[1])
             if store.room(payload):
@@ -107,8 +109,8 @@ class Saving:
         meta["rec"] = app.records
         meta["hx"] = self.clock(app)
         self.since = app.hx[2]
-        hx = app.hx  # [device id, session, uptime, start player, seconds of the game]
-        meta["hx"] = [hx[0], hx[1], hx[2], hx[3], hx[2] - hx[4]]
+        # the table clock's checkpoint (core.clock): running clocks come back after a power cut
+        meta["clock"] = app.clock.save(now)
         log = []
         if engine is not None:
             meta["base"] = engine.base

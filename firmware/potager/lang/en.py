@@ -65,6 +65,7 @@ r.colour_twice=Colour already taken
 r.score_limit=Score limit reached
 r.round_limit=Round limit reached
 r.no_previous=Already at the start
+r.no_one_to_skip=Nobody left to skip
 r.nothing_to_undo=Nothing to undo
 r.nothing_to_redo=Nothing to redo
 r.save_failed=Save failed!

@@ -65,6 +65,7 @@ r.colour_twice=Couleur déjà prise
 r.score_limit=Limite de score
 r.round_limit=Limite de manches
 r.no_previous=Déjà au début
+r.no_one_to_skip=Personne à sauter
 r.nothing_to_undo=Rien à annuler
 r.nothing_to_redo=Rien à rétablir
 r.save_failed=Échec de sauvegarde !

@@ -48,7 +48,7 @@ class SpeciesScreen(Screen):
             if self.col < 8:
                 app.act((arboretum.HAND, self.s * 4 + self.player, state["h"][i] ^ 1 << self.col))
             elif arboretum.may_score(arboretum.held(state, self.s))[self.player]:
-                app.push(PathScreen(self.s, self.player))
+                app.push(PathScreen(self.s, self.player, app.engine.state))
             else:
                 app.refuse("may_not_score")
         else:
@@ -104,10 +104,11 @@ def why(state, s, p, values, top):
 
 
 class PathScreen(ListScreen):
-    # A player's best path of one species, entered as it is built: cards (none, 2-8), all of the
-    # species?, starts with a 1?, ends with an 8?; the points on row 0 follow each change. Every
-    # change is an undoable action; OK confirms (an entry never touched becomes "no path") and goes
-    # back; BACK goes back leaving an untouched entry still to enter.
+    # A player's best path of one species, built on this screen: cards (none, 2-8), all of the
+    # species?, starts with a 1?, ends with an 8?, in any order (top to bottom too: 7 or 8
+    # cards before their 1 and 8); the points on row 0 follow each change ("?" while too long
+    # for rising values). OK enters it, one undoable action (a path too long is refused, and
+    # stays to fix); BACK goes back leaving the path as it was: a half-built path is no path.
 
     HELP: tuple = (
         ("↑↓", "h.field"),
@@ -116,23 +117,22 @@ class PathScreen(ListScreen):
         ("BACK", "h.back"),
     )
 
-    def __init__(self, s, player):
+    def __init__(self, s, player, state):
         ListScreen.__init__(self)
         self.s = s
         self.player = player
-
-    def code(self, app):
-        state = app.engine.state
-        return max(state["pa"][self.s * state["n"] + self.player], 0)
+        self.code = max(state["pa"][s * state["n"] + player], 0)  # the path being built
 
     def title(self, app):
         text = (
             player_tag(app.engine.state, self.player) + " " + label(app, app.engine.state, self.s)
         )
-        return split(text, "= " + str(arboretum.path_points(self.code(app))), COLS)
+        code = self.code
+        found = "?" if arboretum.bad_path(code) else str(arboretum.path_points(code))
+        return split(text, "= " + found, COLS)
 
     def items(self, app):
-        code = self.code(app)
+        code = self.code
         n = code & 15
         out = [
             split(app.tr("a.path_cards"), (str(n) if n else app.tr("a.path_no_cards")) + " ", 20)
@@ -146,21 +146,21 @@ class PathScreen(ListScreen):
         if key not in (keys.LEFT, keys.RIGHT) or kind != SHORT:
             ListScreen.on_key(self, app, key, kind)
             return
-        code = self.code(app)
+        code = self.code
         if self.cursor:
             code ^= 8 << self.cursor
         elif code & 15 == 0:
             code += 2 if key == keys.RIGHT else 0  # none, then 2 cards: a path has 2 or more
-        else:
+        elif code & 15 < 8 or key == keys.LEFT:
             code += 1 if key == keys.RIGHT else -2 if code & 15 == 2 else -1
-        if code == self.code(app) and self.cursor == 0:
-            app.refuse("setting_limit")
+        if code == self.code:
+            app.refuse("setting_limit")  # none, or 8 cards: the values 1 to 8
         else:
-            app.act((arboretum.PATH, self.s * 4 + self.player, code))
+            self.code = code
+            if arboretum.bad_path(code):
+                app.say("r.path_too_long")  # a step on the way: OK refuses it as it stands
         app.changed()
 
     def choose(self, app, index):
-        state = app.engine.state
-        if state["pa"][self.s * state["n"] + self.player] < 0:
-            app.act((arboretum.PATH, self.s * 4 + self.player, 0))
-        app.pop()
+        if app.act((arboretum.PATH, self.s * 4 + self.player, self.code)):
+            app.pop()

@@ -180,11 +180,17 @@ class GameScreen(table.GameScreen):
                 app.say(player_tag(state, p) + " " + label(app, "dt.karma_lost", k))
             if state["end"] and not end and app.screen() is self:
                 self.open(app, "diced_tomatoes_end")
-            if state["act"] != self.act:  # a handover, undo or redo: follow the turn
-                self.cursor = self.act = state["act"]
             return found
         app.changed()
         return True
+
+    def follow(self, app):
+        state = app.engine.state
+        if state["act"] != self.act:  # a handover, undo or redo: follow the turn
+            self.cursor = self.act = state["act"]
+
+    def hidden(self, app):
+        return ("pass", "skip")  # nobody passes in Diced Tomatoes
 
     def tick(self, app, now):
         # a form asked for from the menu opens once the menu has gone (and its RAM with it)

@@ -58,12 +58,12 @@ class GameScreen(table.GameScreen):
                 app.act((free.ADD, self.cursor, -points if key == keys.LEFT else points))
             app.changed()
             return True
-        handled = table.GameScreen.on_key(self, app, key, kind)
-        if app.engine.state["act"] == self.active:
-            return handled
+        return table.GameScreen.on_key(self, app, key, kind)
+
+    def follow(self, app):
         # a handover, an undo or a redo moved the turn: the cursor follows the active player
-        self.cursor = self.active = app.engine.state["act"]
-        return handled
+        if app.engine.state["act"] != self.active:
+            self.cursor = self.active = app.engine.state["act"]
 
     def rows(self, app):
         state = app.engine.state

@@ -30,7 +30,7 @@ from potager.ui import table
 from potager.core import keys
 from potager.core.games import horticolor as rules
 from potager.core.gestures import LONG, SHORT
-from potager.core.table import NEXT
+from potager.core.table import NEXT, S_DIR, S_LAP, S_ROT
 from potager.ui.horticolor_acts import BonusScreen, PointsScreen, SpendScreen, warn
 from potager.ui.horticolor_dice import MixScreen
 from potager.ui.screens import ConfirmScreen
@@ -74,13 +74,16 @@ def new_state(values):
 
 class GameScreen(table.GameScreen):
     def __init__(self, app):
-        self.follow(app.engine.state)
+        self.mark = None
+        self.follow(app)
 
-    def follow(self, state):
+    def follow(self, app):
         # A new phase or handover (undo and redo too): the cursor goes to the active player.
-        self.cursor = state["act"]
-        self.mark = (state["act"], state["ph"])
-        self.HELP = entries[state["ph"]] + table.GameScreen.HELP[2:]
+        state = app.engine.state
+        if self.mark != (state["act"], state["ph"]):
+            self.cursor = state["act"]
+            self.mark = (state["act"], state["ph"])
+            self.HELP = entries[state["ph"]] + table.GameScreen.HELP[2:]
 
     def on_key(self, app, key, kind):
         state = app.engine.state
@@ -93,9 +96,11 @@ class GameScreen(table.GameScreen):
         elif key == keys.TURN and kind == SHORT:
             if state["ph"] == rules.FINAL:
                 app.push(ConfirmScreen("q.end", lambda: self.finish(app)))
+            elif state["ph"] == rules.DRAFT:
+                if app.act((NEXT, 0, 0)):
+                    app.clock.turn_mark = -1  # the first turn starts after the draft
+                    app.clock.follow(app.engine.state, app.now)
             elif app.act((NEXT, app.clock.turn_seconds(app.now), 0)):
-                if state["ph"] == rules.MIXES and self.mark[1] == rules.DRAFT:
-                    app.clock.turn_start = app.now  # the first turn starts after the draft
                 warn(app)
         elif key == keys.TURN and kind == LONG:
             # the active player declares a shortage: +1 compost once the others agree
@@ -105,15 +110,19 @@ class GameScreen(table.GameScreen):
                 app.refuse("hc_shortage_done")
             else:
                 p = state["act"]
-                app.push(ConfirmScreen("hc.shortage_ask", lambda: app.act((rules.SHORTAGE, p, 0))))
+                app.push(
+                    ConfirmScreen(
+                        "hc.shortage_ask", lambda: app.act((rules.SHORTAGE, p, 0)) and warn(app)
+                    )
+                )
         elif key != keys.TURN:
             table.GameScreen.on_key(self, app, key, kind)
         app.changed()
-        if app.engine is not None:  # (undo and redo replace the state)
-            state = app.engine.state
-            if self.mark != (state["act"], state["ph"]):
-                self.follow(state)
         return True
+
+    def hidden(self, app):
+        # the game runs the rounds, and the active role passes clockwise
+        return ("pass", "skip", "round+", "round-", S_DIR, S_ROT, S_LAP)
 
     def change(self, app, state, delta, held):
         # LEFT (delta -1) or RIGHT (+1), short or held, for the player under the cursor.
@@ -198,7 +207,7 @@ class GameScreen(table.GameScreen):
         if state["ph"] != rules.FINAL:
             if app.act((rules.SCORING, 0, 0)):
                 app.say("hc.points_now")
-                self.follow(state)
+                self.follow(app)
             return
         totals = rules.totals(state)
         app.finish_game(totals, rules.winners(list(range(state["n"])), totals, state["vc"]))

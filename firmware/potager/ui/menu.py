@@ -1,4 +1,4 @@
-"""The game menu, help and results screens."""
+# The game menu, help and results screens.
 
 from potager.core import keys, registry, table
 from potager.core.gestures import SHORT
@@ -9,7 +9,7 @@ from potager.ui.view import COLS, fit
 
 
 class MenuScreen(ListScreen):
-    """The game menu: everything that is not a one-key action on the game screen."""
+    # The game menu: everything that is not a one-key action on the game screen.
 
     ITEMS = (
         "resume",
@@ -31,18 +31,22 @@ class MenuScreen(ListScreen):
     def __init__(self, game_screen):
         ListScreen.__init__(self)
         self.game_screen = game_screen
+        self.entries: list = []  # the items shown
 
     def title(self, app):
         return app.tr("menu")
 
     def items(self, app):
-        out = [app.tr(item) for item in self.ITEMS]
-        if app.clock.paused:
-            out[self.ITEMS.index("pause")] = app.tr("unpause")
+        # only what this mode allows now (the game screen says what it does not)
+        out = self.game_screen.hidden(app)
+        self.entries = [item for item in self.ITEMS if item not in out]
+        out = [app.tr(item) for item in self.entries]
+        if app.clock.paused and "pause" in self.entries:
+            out[self.entries.index("pause")] = app.tr("unpause")
         return out
 
     def choose(self, app, index):
-        item = self.ITEMS[index]
+        item = self.entries[index]
         if item == "resume":
             app.pop()
         elif item in ("pass", "skip"):
@@ -54,6 +58,7 @@ class MenuScreen(ListScreen):
                 app.clock.resume(app.now)
             else:
                 app.clock.pause(app.now)
+            app.mark_unsaved()  # the save keeps the clocks paused or running
             app.pop()
         elif item in ("table", "stats"):
             if item == "table":
@@ -80,7 +85,7 @@ class MenuScreen(ListScreen):
 
 
 class HelpScreen(ListScreen):
-    """The keys of the screen it was opened from."""
+    # The keys of the screen it was opened from.
 
     def __init__(self, entries):
         ListScreen.__init__(self)
@@ -100,8 +105,8 @@ class HelpScreen(ListScreen):
 
 
 class ResultsScreen(ListScreen):
-    """A finished game: rank, player, total, the winners marked; then the table statistics
-    (turns, time played, longest turn). OK goes home."""
+    # A finished game: rank, player, total, the winners marked; then the table statistics
+    # (turns, time played, longest turn). OK goes home.
 
     def __init__(self, state, totals, winners):
         ListScreen.__init__(self)

@@ -1,5 +1,5 @@
-"""The table part every mode shares: setup fields for seats and colours, the game screen
-base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is."""
+# The table part every mode shares: setup fields for seats and colours, the game screen
+# base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is.
 
 from potager.core import clock, keys, registry, table
 from potager.core.gestures import LONG, SHORT
@@ -13,55 +13,28 @@ ACTIVE_LEVEL = 255
 DRAIN_LEVEL = 40
 
 
+# The setup form's table fields live in potager.ui.table_setup, compiled for the setup only
+# (the game forgets it: RAM).
 def default_setup(players=4):
-    return {"players": players, "first": 0, "col": [0, 1, 2, 3, 4, 5]}
+    from potager.ui import table_setup
+
+    return table_setup.default_setup(players)
 
 
 def setup_fields(app, values):
-    """(label, value) rows: players, first player, then a colour per player."""
-    n = values["players"]
-    out = [
-        (app.tr("players"), str(n)),
-        (app.tr("first"), "P" + str(values["first"] + 1)),
-    ]
-    for p in range(n):
-        colour = view.COLOURS[values["col"][p]]
-        out.append(("P" + str(p + 1), colour[1] + " " + app.tr(colour[2])))
-    return out
+    from potager.ui import table_setup
+
+    return table_setup.setup_fields(app, values)
 
 
 def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
-    """Change one field of the table setup; a reason key when it cannot move."""
-    n = values["players"]
-    if field == 0:
-        if not lo <= n + delta <= hi:
-            return "bad_players"
-        values["players"] = n + delta
-        values["first"] = min(values["first"], n + delta - 1)
-        if delta > 0 and values["col"][n] in values["col"][:n]:
-            # the new player's default colour was taken by a change: the first free one
-            for colour in range(len(view.COLOURS)):
-                if colour not in values["col"][:n]:
-                    values["col"][n] = colour
-                    break
-    elif field == 1:
-        values["first"] = (values["first"] + delta) % n
-    else:
-        # cycle this player's colour, skipping those other players already have
-        p = field - 2
-        taken = values["col"][:n]
-        colour = values["col"][p]
-        for _ in range(len(view.COLOURS)):
-            colour = (colour + delta) % len(view.COLOURS)
-            if colour not in taken:
-                values["col"][p] = colour
-                return None
-        return "colour_twice"
-    return None
+    from potager.ui import table_setup
+
+    return table_setup.setup_change(values, field, delta, lo, hi)
 
 
 class GameScreen(Screen):
-    """TURN hands over (hold: back a seat), BACK undoes (hold: redo), OK opens the menu."""
+    # TURN hands over (hold: back a seat), BACK undoes (hold: redo), OK opens the menu.
 
     HELP: tuple = (
         ("TURN", "h.turn"),
@@ -95,13 +68,18 @@ class GameScreen(Screen):
     def leds(self, app, out):
         ring_leds(app, out)
 
+    def hidden(self, app):
+        # What this mode does not allow now: game menu items, Table & timers settings (S_*).
+        state = app.engine.state
+        return ("skip",) if state["n"] - bin(state["out"]).count("1") < 2 else ()
+
     def finish(self, app):
-        """ "End game" from the menu; each mode runs its own final scoring from here."""
+        # "End game" from the menu; each mode runs its own final scoring from here.
         app.refuse("bad_action")
 
 
 def clock_text(seconds):
-    """m:ss, or h:mm:ss past an hour; a minus sign for overtime."""
+    # m:ss, or h:mm:ss past an hour; a minus sign for overtime.
     sign = "-" if seconds < 0 else ""
     seconds = abs(seconds)
     minutes = seconds // 60
@@ -111,28 +89,39 @@ def clock_text(seconds):
     return sign + text
 
 
-def timer_text(app):
-    """What the header shows of the timers: turn countdown, else the bank, else the round."""
+def timer_text(app, width=99):
+    # What the header shows of the timers: the turn countdown (`+` in overtime), the bank
+    # (`B`), the round timer (`R`); every clock that runs is shown, taking turns (4 s each)
+    # when `width` characters cannot hold them all.
     clock = app.clock
     state = app.engine.state
     if clock.paused:
         return app.tr("paused")
+    out = []
     if state["tt"]:
         left = clock.turn_left(app.now, state)
-        return ("+" + clock_text(-left)) if left < 0 else clock_text(left)
+        out.append(("+" + clock_text(-left)) if left < 0 else clock_text(left))
     if state["tb"]:
-        return "B" + clock_text(clock.bank_left(app.now, state))
+        out.append("B" + clock_text(clock.bank_left(app.now, state)))
     if state["rt"]:
-        return clock_text(clock.round_left(app.now, state))
-    return ""
+        out.append("R" + clock_text(clock.round_left(app.now, state)))
+    text = " ".join(out)
+    return out[app.now // 4000 % len(out)] if len(out) > 1 and len(text) > width else text
 
 
 def header(app, title):
-    """Row 0 of every game screen: title (round...), timer, the active player's tag."""
+    # Row 0 of every game screen: title (round...), timer, the active player's tag.
     state = app.engine.state
-    timer = timer_text(app)
-    left = title + " " + timer if timer else title
-    return view.split(left, view.player_tag(state, state["act"]))
+    text = view.player_tag(state, state["act"])
+    timer = timer_text(app, view.COLS - len(title) - len(text) - 2)
+    if not timer:
+        return view.split(title, text)
+    if len(title) + len(timer) + len(text) + 2 <= view.COLS:
+        return view.split(title + " " + timer, text)
+    # no room for both: the title and the clocks take turns (2 s each)
+    if app.now // 2000 % 2:
+        return view.split(timer_text(app, view.COLS - len(text) - 1), text)
+    return view.split(title, text)
 
 
 # ring colours of the turn countdown's stages: plenty, half gone, last fifth, overtime
@@ -140,16 +129,22 @@ STAGES = (0x00C000, 0xFFA000, 0xFF0000)
 
 
 def ring_leds(app, out):
-    """Each seat dim in its colour, the next one a little brighter, the active one blinking
-    bright; with a turn countdown, the ring drains in the colour of its stage."""
+    # Each seat dim in its colour, the next one a little brighter, the active one blinking
+    # bright; with a timer, the ring drains in the colour of its stage (the countdown, else
+    # the bank, else the round timer).
     for i in range(len(out)):
         out[i] = 0
     state = app.engine.state
-    if state["tt"]:
-        left = app.clock.turn_left(app.now, state)
-        total = state["tt"]
+    total = state["tt"] or state["tb"] or state["rt"]
+    if total:
+        if state["tt"]:
+            left = app.clock.turn_left(app.now, state)
+        elif state["tb"]:
+            left = app.clock.bank_left(app.now, state)
+        else:
+            left = app.clock.round_left(app.now, state)
         stage = min(clock.warning_stage(left, total), clock.LAST_FIFTH)
-        lit = (len(out) * left + total - 1) // total if left > 0 else len(out)
+        lit = min((len(out) * left + total - 1) // total, len(out)) if left > 0 else len(out)
         if left > 0 or app.fast_blink_on:
             for i in range(lit):
                 out[i] = view.dim(STAGES[stage], DRAIN_LEVEL)
