@@ -1073,7 +1073,7 @@ def test_bgstats_from_a_simulator_image(game_night, tmp_path, run):
     games = json.loads(out)
     assert [g["date_is"] for g in games] == ["estimate"] * 3
     # (the device counts from when it is up: starting up after the cut takes a few seconds)
-    assert [g["duration_s"] for g in games] == [121, 32, 46]
+    assert [g["duration_s"] for g in games] == [121, 33, 46]  # flash writes cost their own time
     assert games[0]["date"] < games[1]["date"] < games[2]["date"]
     # importing the same export twice: the same sourcePlayIds
     status, again, _ = run("--nvm", image_copy, "--format", "bgstats")
