@@ -14,19 +14,28 @@ DRAIN_LEVEL = 40
 
 
 def default_setup(players=4):
-    return {"players": players, "first": 0, "col": [0, 1, 2, 3, 4, 5]}
+    # first == players: a random first player, drawn at the start
+    return {"players": players, "first": 0, "col": [0, 1, 2, 3, 4, 5], "names": [""] * 6}
+
+
+def label(app, values, step=0):
+    """The first player's seat (step -1: the one before), or "random"."""
+    n = values["players"]
+    first = values["first"]
+    return app.tr("nm.random_1st") if first >= n else "P" + str((first + step) % n + 1)
 
 
 def setup_fields(app, values):
-    """(label, value) rows: players, first player, then a colour per player."""
+    """(label, value) rows: players, first player, then (label, value, seat) per player."""
     n = values["players"]
-    out = [
+    out: list = [
         (app.tr("players"), str(n)),
-        (app.tr("first"), "P" + str(values["first"] + 1)),
+        (app.tr("first"), label(app, values)),
     ]
     for p in range(n):
         colour = view.COLOURS[values["col"][p]]
-        out.append(("P" + str(p + 1), colour[1] + " " + app.tr(colour[2])))
+        text = ("P" + str(p + 1) + " " + values["names"][p]).strip()
+        out.append((text, colour[1] + " " + app.tr(colour[2]), p))
     return out
 
 
@@ -37,7 +46,8 @@ def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
         if not lo <= n + delta <= hi:
             return "bad_players"
         values["players"] = n + delta
-        values["first"] = min(values["first"], n + delta - 1)
+        first = values["first"]
+        values["first"] = n + delta if first >= n else min(first, n + delta - 1)
         if delta > 0 and values["col"][n] in values["col"][:n]:
             # the new player's default colour was taken by a change: the first free one
             for colour in range(len(view.COLOURS)):
@@ -45,7 +55,7 @@ def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
                     values["col"][n] = colour
                     break
     elif field == 1:
-        values["first"] = (values["first"] + delta) % n
+        values["first"] = (values["first"] + delta) % (n + (n > 1))  # then "random"
     else:
         # cycle this player's colour, skipping those other players already have
         p = field - 2
@@ -70,6 +80,7 @@ class GameScreen(Screen):
         ("BACK~", "h.redo"),
         ("OK", "h.menu"),
         ("OK~", "h.help"),
+        ("*×» "[:3], "h.seat_marks"),
     )
 
     def on_key(self, app, key, kind):
@@ -98,6 +109,15 @@ class GameScreen(Screen):
     def finish(self, app):
         """ "End game" from the menu; each mode runs its own final scoring from here."""
         app.refuse("bad_action")
+
+
+def mark(state, p):
+    """The mark after a player's tag: * plays, × passed, » started the round (one string)."""
+    if p == state["act"]:
+        return "*×» "[0]
+    if state["out"] >> p & 1:
+        return "*×» "[1]
+    return "*×» "[2 if p == state["first"] and state["n"] > 1 else 3]
 
 
 def clock_text(seconds):
@@ -132,33 +152,49 @@ def header(app, title):
     state = app.engine.state
     timer = timer_text(app)
     left = title + " " + timer if timer else title
-    return view.split(left, view.player_tag(state, state["act"]))
+    width = min(max(view.COLS - 1 - len(left), 3), 10)  # as much of the name as fits
+    return view.split(left, view.player_tag(state, state["act"], width))
 
 
-# ring colours of the turn countdown's stages: plenty, half gone, last fifth, overtime
-STAGES = (0x00C000, 0xFFA000, 0xFF0000)
+# The turn countdown is never in a seat's colour (the eight colours take every hue): dim white,
+# and only on the pixels no seat (nor the first player's marker) uses; its stages show as a
+# rhythm: steady, blinking below half, fast in the last fifth, every free pixel in overtime.
+# The first player's marker: the pixel before their seat (counter-clockwise) in their colour,
+# a seat two pixels wide starts the round; none when a seat is there, or solo.
 
 
 def ring_leds(app, out):
     """Each seat dim in its colour, the next one a little brighter, the active one blinking
-    bright; with a turn countdown, the ring drains in the colour of its stage."""
+    bright, a passed one only glimmering (off while the active one is lit), the round's first
+    player two pixels wide; the turn countdown on the free pixels, in dim white."""
     for i in range(len(out)):
         out[i] = 0
     state = app.engine.state
+    seats = state["seat"]
+    slot = (seats[state["first"]] - 1) % len(out)  # the first player's marker
+    if state["n"] < 2 or slot in seats:
+        slot = -1
     if state["tt"]:
         left = app.clock.turn_left(app.now, state)
         total = state["tt"]
-        stage = min(clock.warning_stage(left, total), clock.LAST_FIFTH)
-        lit = (len(out) * left + total - 1) // total if left > 0 else len(out)
-        if left > 0 or app.fast_blink_on:
-            for i in range(lit):
-                out[i] = view.dim(STAGES[stage], DRAIN_LEVEL)
+        stage = clock.warning_stage(left, total)
+        lit = len(out) - state["n"] - (slot >= 0)  # the free pixels
+        lit = (lit * left + total - 1) // total if left > 0 else lit
+        if (True, app.blink_on, app.fast_blink_on, app.fast_blink_on)[stage]:
+            for i in range(len(out)):
+                if lit and i not in seats and i != slot:
+                    out[i] = view.dim(0xFFFFFF, DRAIN_LEVEL)
+                    lit -= 1
     n = state["n"]
     upcoming = table.next_in(state, state["act"])
     for p in range(n):
         rgb = view.COLOURS[state["col"][p]][0]
         if p == state["act"]:
             level = ACTIVE_LEVEL if app.blink_on else SEAT_LEVEL
+        elif state["out"] >> p & 1:
+            level = 0 if app.blink_on else SEAT_LEVEL
         else:
             level = NEXT_LEVEL if p == upcoming else SEAT_LEVEL
-        out[state["seat"][p]] = view.dim(rgb, level)
+        out[seats[p]] = view.dim(rgb, level)
+    if slot >= 0:
+        out[slot] = view.dim(view.COLOURS[state["col"][state["first"]]][0], SEAT_LEVEL)
