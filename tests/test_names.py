@@ -219,6 +219,7 @@ def test_results_name_the_players_and_say_a_shared_tie():
     assert game_over_rows[2] == "  1 ●P2*           1 "
     board.script("press DOWN\n" * 4)
     assert "Tie: a shared win" in "".join(board.rows())
+    assert board.app.history[-1][5] == ["Zoé", "", "", ""]  # the names go into the history
 
 
 def test_stats_title_on_its_own_row_in_both_languages():
