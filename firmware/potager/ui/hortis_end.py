@@ -40,7 +40,8 @@ def finish(app):
     found = app.tr("hortis.result_parts")  # the score before the recipes, the dice used
     screen.parts = [fill(found, (used[p], hortis.dice_used(state, p))) for p in range(n)]
     screen.reason = app.tr("hortis.tie_rule")
-    screen.turns = state["lv"]  # a live count goes card by card; a quick count has no turns
+    # players taking turns over the cards (a live count); a quick count, or solo, has no turns
+    screen.turns = state["lv"] and n > 1
     app.replace(screen)
 
 

@@ -1,8 +1,8 @@
 """The results of a finished game, imported when the game has ended (its mode's modules gone)."""
 
+from potager.core import registry
 from potager.ui import view
 from potager.ui.screens import ListScreen
-from potager.ui.stats import stats_lines
 from potager.ui.view import COLS
 
 
@@ -42,7 +42,7 @@ class ResultsScreen(ListScreen):
                 if line.strip():
                     out.append(line.rstrip())
         if self.state is not None:
-            out += stats_lines(app, self.state)
+            out += registry.load("potager.ui.stats").stats_lines(app, self.state)  # when shown
         return out
 
     def choose(self, app, index):
