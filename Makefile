@@ -46,11 +46,15 @@ fuzz: venv
 model: venv
 	$(PY) tests/test_table_model.py
 
-# the README's pictures: each demo script of docs/scripts run in the simulator
+# the README's pictures: each demo script of docs/scripts run in the simulator (a script's
+# "# drive: DIR" line puts DIR's files on the drive); SHOTS="docs/scripts/names*.txt" for some
+SHOTS ?= docs/scripts/*.txt
 screenshots: venv
-	for script in docs/scripts/*.txt; do \
+	for script in $(SHOTS); do \
 		name=$$(basename $$script .txt); \
-		$(PY) -m host_tools sim --headless --script $$script --png docs/img/$$name.png || exit 1; \
+		drive=$$(sed -n 's/^# drive: *//p' $$script | head -n 1); \
+		$(PY) -m host_tools sim --headless --script $$script --png docs/img/$$name.png \
+			$${drive:+--drive $$drive} || exit 1; \
 	done
 
 clean:

@@ -33,7 +33,10 @@ KEY_COMMANDS = ("hold",)
 
 
 def sessions():
-    return {path.stem: path.read_text() for path in sorted(SCRIPTS.glob("*.txt"))}
+    """The demo session of every mode; those that need files on the drive ("# drive: DIR",
+    e.g. players.txt) are left out: the pure boards of the heap measure have no drive."""
+    found = {path.stem: path.read_text() for path in sorted(SCRIPTS.glob("*.txt"))}
+    return {name: text for name, text in found.items() if not text.startswith("# drive:")}
 
 
 def press_windows(script):

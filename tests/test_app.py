@@ -47,7 +47,8 @@ def test_free_score_screen_shows_players_with_symbols_and_the_active_seat():
     assert rows[1] == "▶♥P1*    0  ●P2     0"
     assert rows[2] == " ♣P3     0  ▲P4     0"
     leds = board.pixels.leds
-    assert [i for i, c in enumerate(leds) if c] == [0, 3, 6, 9]  # four seats lit
+    # four seats lit, and the pixel before the first player's: the round starts there
+    assert [i for i, c in enumerate(leds) if c] == [0, 3, 6, 9, 11]
     assert leds[0] == 0xFF0000  # active seat full (blink on at t%1000 < 700)
 
 

@@ -24,7 +24,7 @@ def table(name):
     return sys.modules["potager.lang." + name].T
 
 
-@pytest.mark.parametrize("suffix", ["", *["_" + m for m in registry.names()]])
+@pytest.mark.parametrize("suffix", ["", "_setup", *["_" + m for m in registry.names()]])
 def test_every_text_exists_in_both_languages(suffix):
     if not (LANG / f"en{suffix}.py").exists() and not (LANG / f"fr{suffix}.py").exists():
         pytest.skip("no texts of its own")
@@ -62,6 +62,8 @@ def test_every_screen_fits_in_both_languages(language, mode, no_clipping):
     """A walk through every menu item and many random keys, in each mode."""
     rng = random.Random(mode + language)
     board = PureBoard()
+    # as read from players.txt: names of the longest length, accented, the walk picks them
+    board.app.roster = ["Maximilien", "Éléonore", "Zoé", "Jean-Marie", "Anne-Sophie"[:10]]
     board.script("press OK" if language == "fr" else "press DOWN\npress OK")
     board.script("press DOWN\n" * registry.names().index(mode) + "press OK")
     keys = ["UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "TURN"]

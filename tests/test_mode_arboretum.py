@@ -356,7 +356,7 @@ def test_setup_offers_2_to_4_players_and_the_species_by_their_edition_names():
     assert board.rows()[4].startswith("Players: out of range")
     app = board.app
     screen = app.screen()
-    labels = [value for _, value in screen.lines(app)]
+    labels = [line[1] for line in screen.lines(app)]
     assert labels[6:16] == [
         "Oak", "Willow", "Jacaranda", "Lilac", "Cassia", "Royal Poinciana", "Dogwood",
         "Magnolia", "Maple", "Tulip Poplar",

@@ -589,7 +589,8 @@ def test_the_draft_screen_then_the_mixes_table():
         " ♣P3  C 2  V 0  0/4  ",
         "→card ←compost ←~dice",
     ]
-    assert [i for i, c in enumerate(board.pixels.leds) if c] == [0, 4, 8]  # the seats
+    # the seats, and the pixel before the first player's (the round's first)
+    assert [i for i, c in enumerate(board.pixels.leds) if c] == [0, 4, 8, 11]
 
 
 def test_a_validation_offers_the_bonus_and_cascades():
@@ -728,7 +729,7 @@ def test_help_lists_the_keys_of_each_phase():
         "TURN end of phase",
         "TURN~shortage +1",
     ]
-    assert [item[:5] for item in items[7:]] == ["BACK ", "BACK~", "OK   ", "OK~  "]
+    assert [item[:5] for item in items[7:]] == ["BACK ", "BACK~", "OK   ", "OK~  ", "*×»  "]
 
 
 def test_a_whole_three_player_game_from_setup_to_the_winner():
@@ -748,7 +749,8 @@ def test_a_whole_three_player_game_from_setup_to_the_winner():
     assert board.app.history[-1][1:5] == ["horticolor", [0, 1, 2], [28, 28, 15], [1]]
     rows = board.rows()
     assert rows[:2] == ["Results              ", "▶ 1 ●P2*          28 "]
-    assert "♥P1 " in rows[2] and rows[2].endswith(" 28 ") and "♣P3 " in rows[3]
+    assert rows[2] == "  20+5 syn+3 worm    "  # where the points came from
+    assert "♥P1 " in rows[3] and rows[3].endswith(" 28 ") and rows[4] == "  24+3 syn+1 worm    "
 
 
 def test_the_whole_game_passes_each_rule_on_the_way():
@@ -943,7 +945,8 @@ def test_a_whole_game_in_the_simulator():
     assert not result.crashes and not result.warnings
     rows = result.frames[-1]["screen"]
     assert rows[:2] == ["Results              ", "▶ 1 ●P2*          28 "]
-    assert "♥P1 " in rows[2] and rows[2].endswith(" 28 ") and "♣P3 " in rows[3]
+    assert rows[2] == "  20+5 syn+3 worm    "  # where the points came from
+    assert "♥P1 " in rows[3] and rows[3].endswith(" 28 ") and rows[4] == "  24+3 syn+1 worm    "
     assert result.state["mode"] is None and result.state["screen"] == "ResultsScreen"
     # the mix helper: the dice in their colours, a quarter of the ring each
     dice = [f for f in result.frames if f["screen"][1] == " 10=●4+▲6    8=♥3+♣5 "]
@@ -970,8 +973,8 @@ def test_the_demo_script_in_the_simulator():
         "→card ←compost ←~dice",
     ]
     seats = [i for i, c in enumerate(result.leds) if c != "#000000"]
-    assert seats == [0, 4, 8]
-    assert [hue(result.leds[i]) for i in seats] == [0, 2, 1]  # red, blue, green
+    assert seats == [0, 4, 8, 11]  # and the first player's marker
+    assert [hue(result.leds[i]) for i in seats] == [0, 2, 1, 0]  # red, blue, green; red P1
 
 
 def test_a_confirmed_shortage_past_the_supply_warns():

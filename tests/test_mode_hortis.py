@@ -32,6 +32,7 @@ ENGLISH = "press DOWN\npress OK\n"
 HORTIS = "press DOWN\n" * 3 + "press OK\n"  # the 4th mode on the home screen
 LIVE = "press DOWN\npress RIGHT\n"  # Count: quick -> live
 START = "press OK\npress OK\n"  # OK on a field jumps to Start; OK starts
+AGAIN = "press OK\n"  # the setup's first line after a game: "Same as last time"
 TO_RESULT_END = "press UP\n" * 3  # from the first row of a result: End game (no recipes)
 
 # The demo (docs/scripts/hortis.txt) is the live count up to card 8; then card 9 and the end:
@@ -436,7 +437,9 @@ def test_whole_live_game_to_the_result_records_and_history():
 
 def quick_game(board, baskets):
     """From the home screen: a quick count of HORTIS Automne worth 15 x baskets, ended; home."""
-    board.script(HORTIS + START + "press DOWN\n" * 4 + "press RIGHT\n" * baskets)
+    again = board.app.records.get("last_setups")  # a game before: the same in one press
+    board.script(HORTIS + (AGAIN if again else START) + "press DOWN\n" * 4)
+    board.script("press RIGHT\n" * baskets)
     board.script("press OK\n" + TO_RESULT_END + "press OK\npress OK\nwait 3000\n")
     board.script("press BACK\npress BACK\n")  # the records, the results: home
 
@@ -655,6 +658,7 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
         "wait 4000\n"
         + HORTIS
         + "wait 2500\n"
+        + "press DOWN\npress DOWN\npress RIGHT\n"  # the last setup was live: quick count
         + START
         + "wait 2500\n"
         + "press OK\n"

@@ -53,7 +53,7 @@ def test_scores_and_the_active_player_survive_a_power_cut(game):
     assert state["sc"] == [22, 1, 0, 0] and state["act"] == 1
     rows = result.frames[-1]["screen"]
     assert rows[0].startswith("Round 1") and rows[0].rstrip().endswith("●P2")
-    assert rows[1].startswith(" ♥P1    22 ▶●P2*    1")
+    assert rows[1].startswith(" ♥P1»   22 ▶●P2*    1")  # » P1 started the round
 
 
 def test_the_ring_lights_the_active_seat(game):
@@ -63,7 +63,7 @@ def test_the_ring_lights_the_active_seat(game):
     # brightness cap (1/4) applied
     assert {f["leds"][3] for f in frames[-8:]} == {"#000c3f", "#000106"}
     lit = [i for i, c in enumerate(frames[-1]["leds"]) if c != "#000000"]
-    assert lit == [0, 3, 6, 9]
+    assert lit == [0, 3, 6, 9, 11]  # the seats and the first player's marker
 
 
 def test_a_score_press_costs_far_less_than_a_full_frame(game):

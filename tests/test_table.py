@@ -17,7 +17,6 @@ from potager.ui.table import (
     DRAIN_LEVEL,
     NEXT_LEVEL,
     SEAT_LEVEL,
-    STAGES,
     clock_text,
 )
 from potager.ui.view import COLOURS, dim
@@ -34,10 +33,32 @@ def game(now=0, **settings):
     return board
 
 
+TIMER_RGB = 0xFFFFFF  # the countdown's colour: dim white, off the seats
+
+
+def first_marker(state, pixels):
+    """The pixel before the first player's seat, unless a seat is there."""
+    marker = (state["seat"][state["first"]] - 1) % pixels
+    return -1 if marker in state["seat"] else marker
+
+
 def drain(board):
-    """The pixels of the countdown (not a seat's), as colours at full level."""
-    seats = board.app.engine.state["seat"]
-    return [c for i, c in enumerate(board.pixels.leds) if i not in seats and c]
+    """The pixels of the countdown (neither a seat's nor the first player's marker)."""
+    state = board.app.engine.state
+    taken = state["seat"] + [first_marker(state, 12)]
+    return [c for i, c in enumerate(board.pixels.leds) if i not in taken and c]
+
+
+def rhythm(board, ms=2000, step=50):
+    """How many countdown pixels were lit, sampled over `ms`."""
+    seen = set()
+    for _ in range(ms // step):
+        board.run(step)
+        seen.add(len(drain(board)))
+    return seen
+
+
+SEAT_SHADES = {dim(c[0], level) for c in COLOURS for level in (SEAT_LEVEL, NEXT_LEVEL, 255)}
 
 
 def test_clock_text():
@@ -46,26 +67,43 @@ def test_clock_text():
     ]  # fmt: skip
 
 
-def test_turn_countdown_goes_through_every_warning_stage():
+def test_turn_countdown_goes_through_every_warning_stage_never_in_a_seat_colour():
     board = game(tt=60)
     assert board.rows()[0].startswith("Round 1 1:00")
     full = len(drain(board))
-    assert full == 8  # 12 pixels, 4 of them seats
-    board.run(20_000)  # 40 s left: first stage, partly drained
-    assert set(drain(board)) == {dim(STAGES[0], DRAIN_LEVEL)} and len(drain(board)) < full
-    board.run(15_000)  # 25 s left: below half
-    assert set(drain(board)) == {dim(STAGES[1], DRAIN_LEVEL)}
-    board.run(14_000)  # 11 s left: last fifth
-    assert set(drain(board)) == {dim(STAGES[2], DRAIN_LEVEL)}
-    assert len(set(STAGES)) == 3
+    assert full == 7  # 12 pixels, 4 of them seats, one the first player's marker
+    timer = dim(TIMER_RGB, DRAIN_LEVEL)
+    assert timer not in SEAT_SHADES  # no seat, at any of its levels, looks like the timer
+    board.run(20_000)  # 40 s left: first stage, partly drained, steady
+    assert set(drain(board)) == {timer} and len(drain(board)) < full
+    assert len(rhythm(board, 1000)) == 1
+    board.run(14_000)  # 25 s left: below half, blinking
+    assert set(drain(board)) <= {timer} and 0 in rhythm(board)
+    board.run(13_000)  # 11 s left: last fifth, blinking fast
+    assert 0 in rhythm(board, 500)
     assert board.rows()[0].startswith("Round 1 0:1")
-    board.run(12_000)  # overtime: shown, never hidden, and the ring blinks red
+    board.run(12_000)  # overtime: shown, never hidden, every free pixel blinking
     assert board.rows()[0].startswith("Round 1 +0:0")
+    assert rhythm(board, 600, 100) == {0, 7}
+
+
+def test_the_ring_marks_the_first_player_and_who_passed():
+    board = game()
+    leds = board.pixels.leds
+    state = board.app.engine.state
+    marker = first_marker(state, 12)
+    assert marker == 11 and leds[11] == dim(COLOURS[0][0], SEAT_LEVEL)  # before seat 0
+    assert board.app.act((table.NEXT, 1, 0)) and board.app.act((table.PASS, 1, 0))
+    board.run(10)
+    assert "♥P1»" in board.rows()[1] and "♣P3*" in board.rows()[2]
+    assert "●P2×" in board.rows()[1]
     seen = set()
-    for _ in range(6):
-        board.run(100)
-        seen.add(len(drain(board)))
-    assert seen == {0, 8}
+    for _ in range(20):
+        board.run(50)
+        seen.add(leds[state["seat"][1]])
+    assert seen == {0, dim(COLOURS[1][0], SEAT_LEVEL)}  # passed: only a glimmer
+    board.script("press TURN\npress TURN")  # round 2: nobody out
+    assert board.app.engine.state["rnd"] == 2 and "×" not in "".join(board.rows())
 
 
 def test_handover_restarts_the_countdown_and_counts_the_turn():

@@ -64,6 +64,7 @@ class App:
         self.power = Power()
         self.history = []  # finished games (core.history records)
         self.records = {}  # per mode, kept across games and power cycles (e.g. personal bests)
+        self.roster = None  # the names of players.txt, read by the first setup (potager.roster)
         # The device has no clock; for the history (core.history) and its export, one list
         # (few names: RAM): [device id, power session (counted in the save), whole seconds
         # since boot, start player of the game in progress, the uptime at its start, the
@@ -360,6 +361,8 @@ class App:
 
     # ------------------------------------------------------------ game state
     def start_game(self, mode, state):
+        registry.forget("potager.ui.setup")  # the form's RAM goes to the game
+        registry.forget("potager.lang.%s_setup" % self.language)
         self.hx[3] = state["act"]
         self.hx[4] = self.hx[2]
         self.clock = Clock(self.now)  # the first turn starts now, not during the setup
@@ -374,6 +377,15 @@ class App:
     def close_game(self, screen):
         """The game in progress is dropped (after the players confirmed)."""
         mode = self.mode
+        saved = self.records.get("last_setups")  # (potager.ui.setup)
+        if (
+            self.engine is not None
+            and isinstance(saved, dict)
+            and isinstance(saved.get(mode), list)
+        ):
+            # the next setup of this mode keeps these table settings
+            state = self.engine.state
+            saved[mode][1] = [state[key] for key in ("dir", "rot", "lap", "tt", "tb", "inc", "rt")]
         self.engine = self.mode = None
         self.saving.engine = 0  # not None: the save must record the end; and the game's RAM goes
         self.mark_unsaved()
@@ -383,8 +395,10 @@ class App:
             self.load_texts(None)
             gc.collect()
 
-    def finish_game(self, totals, winners):
-        """A finished game goes into the history; the results are shown."""
+    def finish_game(self, totals, winners, parts=None, reason=None, turns=True):
+        """A finished game goes into the history; the results are shown: per player `parts`
+        (where the points came from, the mode's words), the tie-break rule `reason` (a text
+        the mode translated), the table statistics if the game went in `turns`."""
         if self.engine is None:
             return
         state = self.engine.state
@@ -399,13 +413,14 @@ class App:
             state["col"],
             totals,
             winners,
-            None,
+            state.get("names"),  # chosen at setup (potager.ui.setup)
             [hx[3], hx[2] - hx[4], hx[1], hx[2]],
         )
         i -= len(self.history)  # games dropped: past the count kept, then to fit the NVM
         i += self.saving.room(self.history)
         self.close_game(HomeScreen())
-        self.push(registry.load("potager.ui.menu").ResultsScreen(state, totals, winners))
+        results = registry.load("potager.ui.results").ResultsScreen
+        self.push(results(state, totals, winners, parts, reason, turns))
         if i:  # the oldest games made room: never silently
             self.say(self.tr("h.dropped").replace("#", str(i)))
 

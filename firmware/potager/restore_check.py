@@ -55,12 +55,24 @@ def settings(s):
     return all(type(s.get(k)) is int and RANGES[k][0] <= s[k] <= RANGES[k][1] for k in DEFAULTS)
 
 
+def state(base):
+    """A state's shape: ints everywhere, texts only in the players' names (the table checks
+    those)."""
+    names = base.get("names")
+    rest = {k: base[k] for k in base if k != "names"}
+    return fits(rest) and (names is None or fits(names, True))
+
+
 def records(rec):
     """Records per mode: only HORTIS keeps some ({"b": [best, best], "rec": [[game, score]]})."""
     if type(rec) is not dict:  # (each field is checked below: "b" holds None before a best)
         return False
     for mode in rec:
         v = rec[mode]
+        if mode == "last_setups":  # per mode [values, table settings]: the setup checks them
+            if type(v) is not dict or not fits(v, True):
+                return False
+            continue
         if mode != "hortis" or type(v) is not dict or len(v) != 2:
             return False
         best, rows = v.get("b"), v.get("rec")

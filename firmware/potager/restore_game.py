@@ -15,7 +15,7 @@ from potager import lang
 from potager.core import persist, registry
 from potager.core.engine import LOG_LIMIT, Engine, clone
 from potager.power import DEFAULTS, RANGES
-from potager.restore_check import check_table, fit, fits, record, records, settings
+from potager.restore_check import check_table, fit, record, records, settings, state
 
 PLENTY = 3000  # reductions at most at boot (a full sector holds ~800 actions)
 
@@ -113,7 +113,7 @@ class Replay:
         self.start = 0
         if mode is None:
             return True
-        if mode in self.names and type(base) is dict and fits(base) and check_table(base):
+        if mode in self.names and type(base) is dict and state(base) and check_table(base):
             try:
                 rules = registry.rules(mode)
                 rules.check(clone(base))

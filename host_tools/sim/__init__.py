@@ -2,8 +2,8 @@
 
 Command line: ``python -m host_tools sim`` (terminal UI) or
 ``python -m host_tools sim --headless --script FILE [--frames OUT.jsonl] [--png OUT.png]
-[--state OUT.json] [--nvm NVM.bin] [--allow-crashes] [--firmware DIR]`` (see ``cli.py``;
-script commands in ``script.py``).
+[--state OUT.json] [--nvm NVM.bin] [--allow-crashes] [--firmware DIR] [--drive DIR]``
+(see ``cli.py``; script commands in ``script.py``).
 
 Python API (for tests)::
 
@@ -12,7 +12,8 @@ Python API (for tests)::
     board = SimBoard(firmware_dir=DEFAULT_FIRMWARE, *, nvm=ERASED_NVM,
                      board_id="raspberry_pi_pico",          # or "adafruit_feather_rp2040"
                      uptime_ms=0,      # the script starts this long after power-on
-                     console=False)    # a terminal has the USB serial console open
+                     console=False,    # a terminal has the USB serial console open
+                     drive=None)       # a folder whose files appear beside code.py (players.txt)
     result = board.run_script("wait 500\\npress OK\\n")     # -> RunResult; ScriptError if bad
     result.frames       # [{"t_ms", "screen", "leds", "i2c_bytes"}], one per visible change
     result.state        # potager.app.current.snapshot() at the end (None if not running)

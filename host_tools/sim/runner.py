@@ -19,6 +19,7 @@ import json
 import os
 import runpy
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -89,12 +90,16 @@ class SimBoard:
         board_id: str = "raspberry_pi_pico",
         uptime_ms: int = 0,
         console: bool = False,
+        drive: Union[str, Path, None] = None,
     ) -> None:
         """uptime_ms: the board was powered on that long before the script's t=0 (its ticks
         are that far on); console: a terminal has the USB serial console open."""
         self.firmware_dir = Path(firmware_dir).resolve()
         if not (self.firmware_dir / "code.py").is_file():
             raise FileNotFoundError(f"no code.py in {self.firmware_dir}")
+        self._drive: Optional[tempfile.TemporaryDirectory[str]] = None
+        if drive is not None:
+            self.firmware_dir = self._mount(Path(drive))
         if board_id not in BOARDS:
             raise ValueError(f"unknown board {board_id!r} (boards: {', '.join(BOARDS)})")
         self.definition = BOARDS[board_id]
@@ -115,6 +120,21 @@ class SimBoard:
         self._last_seen: Any = None
         self._i2c_at_last_frame = 0
         self._final_state: Any = None
+
+    def _mount(self, drive: Path) -> Path:
+        """The CIRCUITPY drive as the firmware sees it: the firmware's files and, beside
+        code.py, those of `drive` (players.txt...), in a folder of links made for this board."""
+        if not drive.is_dir():
+            raise FileNotFoundError(f"no drive folder {drive}")
+        self._drive = tempfile.TemporaryDirectory(prefix="potager-drive-")
+        root = Path(self._drive.name).resolve()
+        for entry in self.firmware_dir.iterdir():
+            (root / entry.name).symlink_to(entry)
+        for entry in sorted(drive.iterdir()):
+            if (root / entry.name).is_symlink():
+                raise FileExistsError(f"{entry} would hide the firmware's {entry.name}")
+            (root / entry.name).symlink_to(entry.resolve())
+        return root
 
     # --- the API ---
     @property

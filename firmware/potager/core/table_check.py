@@ -15,6 +15,12 @@ def check(state):
     assert 0 <= state["out"] <= max(0, (1 << n) - 2)  # everyone out starts the next round
     assert not state["out"] >> state["act"] & 1
     assert state["dir"] in (1, -1)
+    names = state.get("names")
+    if names is not None:  # chosen at setup: "" keeps the seat number
+        assert len(names) == n
+        for name in names:
+            assert type(name) is str and len(name) <= 10
+            assert not name or names.count(name) == 1
     for key in ("bk", "used", "turns", "long"):
         assert len(state[key]) == n
     log = state.get("log", [])

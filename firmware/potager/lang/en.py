@@ -122,4 +122,12 @@ keys=Keys
 st.leave=Hold BACK to leave
 ok=ok
 nvm_bad=FAILED
+r.setup_unusable=Last setup unusable
+res.tie_shared=Tie: a shared win
+res.history_home=Records & history
+res.history_title=History
+res.history_none=No finished game yet
+res.best_hortis0=Best Automne
+res.best_hortis1=Best HORTIS
+h.seat_marks=turn, 1st, out
 """

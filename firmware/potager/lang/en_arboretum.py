@@ -60,4 +60,5 @@ r.path_too_long=Too long: 1..8 rising
 r.no_tie_to_break=No tie to break
 r.paths_to_enter=Paths still to enter
 r.tie_break_needed=Tie: enter species
+a.tie_break_rule=Tie: most species won
 """

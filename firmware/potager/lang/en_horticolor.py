@@ -61,4 +61,6 @@ r.hc_shortage_done=Shortage: once only
 r.hc_not_round_end=Only at a round end
 r.hc_discard_range=Discards out of range
 r.hc_no_effect=Choose an effect
+hc.tie_rule=Tie: fewer cards won
+hc.result_parts={}+{} syn+{} worm
 """

@@ -99,4 +99,6 @@ r.hortis_not_mouse=Pawn: on a mouse face
 r.hortis_mouse_stays=Mouse: only the pawn
 r.hortis_on_split=Already on split zone
 r.hortis_dice_left=Dice left: no pawn
+hortis.tie_rule=Tie: most dice won
+hortis.result_parts={} pts, {} dice
 """

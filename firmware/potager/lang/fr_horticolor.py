@@ -60,4 +60,6 @@ r.hc_shortage_done=Pénurie déjà prise
 r.hc_not_round_end=En fin de manche
 r.hc_discard_range=Défausse hors limites
 r.hc_no_effect=Choisissez un effet
+hc.tie_rule=Égalité : – de cartes
+hc.result_parts={}+{} syn.+{} vers
 """

@@ -99,4 +99,6 @@ r.hortis_not_mouse=Chipie : face souris
 r.hortis_mouse_stays=Souris : Chipie seule
 r.hortis_on_split=Déjà sur zone divisée
 r.hortis_dice_left=Il reste des dés
+hortis.tie_rule=Égalité : + de dés
+hortis.result_parts={} pts, {} dés
 """

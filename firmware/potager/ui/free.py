@@ -32,8 +32,8 @@ def new_state(values):
 
 def cell(state, player, selected):
     """10 characters: cursor, symbol, seat, active mark, score."""
-    mark = "*" if player == state["act"] else " "
-    head = (CURSOR if selected else " ") + player_tag(state, player) + mark
+    mark = table.mark(state, player)
+    head = (CURSOR if selected else " ") + player_tag(state, player, 4) + mark
     return head + right(str(state["sc"][player]), 10 - len(head))
 
 

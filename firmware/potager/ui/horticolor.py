@@ -24,7 +24,7 @@
 # big module wants a big block to compile).
 
 # the shared table screens first: the biggest modules compile while the least is in RAM
-from potager.ui import table
+from potager.ui import table, view
 
 # isort: split
 from potager.core import keys
@@ -210,4 +210,7 @@ class GameScreen(table.GameScreen):
                 self.follow(app)
             return
         totals = rules.totals(state)
-        app.finish_game(totals, rules.winners(list(range(state["n"])), totals, state["vc"]))
+        found = app.tr("hc.result_parts")  # card points, Synergy, Earthworms
+        parts = [view.fill(found, state["fp"][3 * p : 3 * p + 3]) for p in range(state["n"])]
+        winners = rules.winners(list(range(state["n"])), totals, state["vc"])
+        app.finish_game(totals, winners, parts, app.tr("hc.tie_rule"))

@@ -1,11 +1,9 @@
-# The game menu, help and results screens.
+# The game menu and help screens.
 
 from potager.core import keys, registry, table
 from potager.core.gestures import SHORT
-from potager.ui import view
 from potager.ui.screens import ConfirmScreen, HomeScreen, ListScreen
-from potager.ui.stats import stats_lines
-from potager.ui.view import COLS, fit
+from potager.ui.view import fit
 
 
 class MenuScreen(ListScreen):
@@ -102,34 +100,3 @@ class HelpScreen(ListScreen):
             app.pop()
             return
         ListScreen.on_key(self, app, key, kind)
-
-
-class ResultsScreen(ListScreen):
-    # A finished game: rank, player, total, the winners marked; then the table statistics
-    # (turns, time played, longest turn). OK goes home.
-
-    def __init__(self, state, totals, winners):
-        ListScreen.__init__(self)
-        colours = state["col"]
-        order = list(range(len(totals)))
-        order.sort(key=lambda p: (p not in winners, -totals[p], p))
-        self.lines = []
-        rank = 0
-        for i, p in enumerate(order):
-            previous = order[i - 1]
-            if i == 0 or (previous in winners) != (p in winners) or totals[p] != totals[previous]:
-                rank = i + 1  # the same rank only for a tie the tie-break left shared
-            tag = view.COLOURS[colours[p]][1] + "P" + str(p + 1)
-            mark = "*" if p in winners else " "
-            self.lines.append(view.right(str(rank), 2) + " " + tag + mark + view.right(
-                str(totals[p]), COLS - 9))  # fmt: skip
-        self.state = state
-
-    def title(self, app):
-        return app.tr("results")
-
-    def items(self, app):
-        return self.lines + stats_lines(app, self.state)
-
-    def choose(self, app, index):
-        app.pop()

@@ -21,6 +21,12 @@ def default_setup(players=4):
     return table_setup.default_setup(players)
 
 
+def label(app, values, step=0):
+    from potager.ui import table_setup
+
+    return table_setup.label(app, values, step)
+
+
 def setup_fields(app, values):
     from potager.ui import table_setup
 
@@ -43,6 +49,7 @@ class GameScreen(Screen):
         ("BACK~", "h.redo"),
         ("OK", "h.menu"),
         ("OK~", "h.help"),
+        ("*×» "[:3], "h.seat_marks"),
     )
 
     def on_key(self, app, key, kind):
@@ -76,6 +83,15 @@ class GameScreen(Screen):
     def finish(self, app):
         # "End game" from the menu; each mode runs its own final scoring from here.
         app.refuse("bad_action")
+
+
+def mark(state, p):
+    """The mark after a player's tag: * plays, × passed, » started the round (one string)."""
+    if p == state["act"]:
+        return "*×» "[0]
+    if state["out"] >> p & 1:
+        return "*×» "[1]
+    return "*×» "[2 if p == state["first"] and state["n"] > 1 else 3]
 
 
 def clock_text(seconds):
@@ -112,29 +128,33 @@ def timer_text(app, width=99):
 def header(app, title):
     # Row 0 of every game screen: title (round...), timer, the active player's tag.
     state = app.engine.state
-    text = view.player_tag(state, state["act"])
-    timer = timer_text(app, view.COLS - len(title) - len(text) - 2)
-    if not timer:
-        return view.split(title, text)
-    if len(title) + len(timer) + len(text) + 2 <= view.COLS:
-        return view.split(title + " " + timer, text)
-    # no room for both: the title and the clocks take turns (2 s each)
-    if app.now // 2000 % 2:
-        return view.split(timer_text(app, view.COLS - len(text) - 1), text)
-    return view.split(title, text)
+    timer = timer_text(app, view.COLS - len(title) - 5)
+    left = title + " " + timer if timer else title
+    if len(left) > view.COLS - 4:  # no room for both: the title and the clocks take turns
+        left = timer_text(app, view.COLS - 5) if app.now // 2000 % 2 else title
+    width = min(max(view.COLS - 1 - len(left), 3), 10)  # as much of the name as fits
+    return view.split(left, view.player_tag(state, state["act"], width))
 
 
-# ring colours of the turn countdown's stages: plenty, half gone, last fifth, overtime
-STAGES = (0x00C000, 0xFFA000, 0xFF0000)
+# The turn countdown is never in a seat's colour (the eight colours take every hue): dim white,
+# and only on the pixels no seat (nor the first player's marker) uses; its stages show as a
+# rhythm: steady, blinking below half, fast in the last fifth, every free pixel in overtime.
+# The first player's marker: the pixel before their seat (counter-clockwise) in their colour,
+# a seat two pixels wide starts the round; none when a seat is there, or solo.
 
 
 def ring_leds(app, out):
     # Each seat dim in its colour, the next one a little brighter, the active one blinking
-    # bright; with a timer, the ring drains in the colour of its stage (the countdown, else
-    # the bank, else the round timer).
+    # bright, a passed one only glimmering (off while the active one is lit), the round's first
+    # player two pixels wide; a timer (the countdown, else the bank, else the round timer)
+    # drains the free pixels in dim white.
     for i in range(len(out)):
         out[i] = 0
     state = app.engine.state
+    seats = state["seat"]
+    slot = (seats[state["first"]] - 1) % len(out)  # the first player's marker
+    if state["n"] < 2 or slot in seats:
+        slot = -1
     total = state["tt"] or state["tb"] or state["rt"]
     if total:
         if state["tt"]:
@@ -143,17 +163,24 @@ def ring_leds(app, out):
             left = app.clock.bank_left(app.now, state)
         else:
             left = app.clock.round_left(app.now, state)
-        stage = min(clock.warning_stage(left, total), clock.LAST_FIFTH)
-        lit = min((len(out) * left + total - 1) // total, len(out)) if left > 0 else len(out)
-        if left > 0 or app.fast_blink_on:
-            for i in range(lit):
-                out[i] = view.dim(STAGES[stage], DRAIN_LEVEL)
+        stage = clock.warning_stage(left, total)
+        lit = len(out) - state["n"] - (slot >= 0)  # the free pixels
+        lit = (lit * left + total - 1) // total if left > 0 else lit
+        if (True, app.blink_on, app.fast_blink_on, app.fast_blink_on)[stage]:
+            for i in range(len(out)):
+                if lit and i not in seats and i != slot:
+                    out[i] = view.dim(0xFFFFFF, DRAIN_LEVEL)
+                    lit -= 1
     n = state["n"]
     upcoming = table.next_in(state, state["act"])
     for p in range(n):
         rgb = view.COLOURS[state["col"][p]][0]
         if p == state["act"]:
             level = ACTIVE_LEVEL if app.blink_on else SEAT_LEVEL
+        elif state["out"] >> p & 1:
+            level = 0 if app.blink_on else SEAT_LEVEL
         else:
             level = NEXT_LEVEL if p == upcoming else SEAT_LEVEL
-        out[state["seat"][p]] = view.dim(rgb, level)
+        out[seats[p]] = view.dim(rgb, level)
+    if slot >= 0:
+        out[slot] = view.dim(view.COLOURS[state["col"][state["first"]]][0], SEAT_LEVEL)

@@ -6,19 +6,28 @@ from potager.ui import view
 
 
 def default_setup(players=4):
-    return {"players": players, "first": 0, "col": [0, 1, 2, 3, 4, 5]}
+    # first == players: a random first player, drawn at the start
+    return {"players": players, "first": 0, "col": [0, 1, 2, 3, 4, 5], "names": [""] * 6}
+
+
+def label(app, values, step=0):
+    # The first player's seat (step -1: the one before), or "random".
+    n = values["players"]
+    first = values["first"]
+    return app.tr("nm.random_1st") if first >= n else "P" + str((first + step) % n + 1)
 
 
 def setup_fields(app, values):
-    # (label, value) rows: players, first player, then a colour per player.
+    # (label, value) rows: players, first player, then (label, value, seat) per player.
     n = values["players"]
-    out = [
+    out: list = [
         (app.tr("players"), str(n)),
-        (app.tr("first"), "P" + str(values["first"] + 1)),
+        (app.tr("first"), label(app, values)),
     ]
     for p in range(n):
         colour = view.COLOURS[values["col"][p]]
-        out.append(("P" + str(p + 1), colour[1] + " " + app.tr(colour[2])))
+        text = ("P" + str(p + 1) + " " + values["names"][p]).strip()
+        out.append((text, colour[1] + " " + app.tr(colour[2]), p))
     return out
 
 
@@ -29,7 +38,8 @@ def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
         if not lo <= n + delta <= hi:
             return "bad_players"
         values["players"] = n + delta
-        values["first"] = min(values["first"], n + delta - 1)
+        first = values["first"]
+        values["first"] = n + delta if first >= n else min(first, n + delta - 1)
         if delta > 0 and values["col"][n] in values["col"][:n]:
             # the new player's default colour was taken by a change: the first free one
             for colour in range(len(view.COLOURS)):
@@ -37,7 +47,7 @@ def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
                     values["col"][n] = colour
                     break
     elif field == 1:
-        values["first"] = (values["first"] + delta) % n
+        values["first"] = (values["first"] + delta) % (n + (n > 1))  # then "random"
     else:
         # cycle this player's colour, skipping those other players already have
         p = field - 2
