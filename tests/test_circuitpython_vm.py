@@ -34,6 +34,10 @@ OVER_BUDGET = {
     ("diced_tomatoes", "mpy"): "96K",
     ("horticolor", "mpy"): "96K",
     ("hortis", "mpy"): "96K",
+    # past the .py budget since names, the remembered setup and the table's takebacks
+    ("diced_tomatoes", "py"): "112K",
+    ("horticolor", "py"): "112K",
+    ("free", "mpy"): "96K",
 }
 
 
