@@ -273,9 +273,8 @@ def _decode(
 
     for record in records:
         t = int(record["t"])
-        if "i2c" in record or "pio" in record:
-            if dirty and t - last_event_us > FRAME_GAP_US:
-                close_frame(last_event_us)
+        if ("i2c" in record or "pio" in record) and dirty and t - last_event_us > FRAME_GAP_US:
+            close_frame(last_event_us)
         if "i2c" in record:
             data = bytes.fromhex(record["i2c"])
             oled.write(data)
@@ -357,7 +356,7 @@ def _console_errors(console: str) -> tuple[list[str], list[str]]:
         after = console[match.end() : match.end() + 200]
         (errors if "Code done running" in after else caught).append(text)
     for line in console.splitlines():
-        if "safe mode" in line.lower() or ("MemoryError" in line and "Traceback" not in line):
-            if not any(line in e for e in errors + caught):
-                errors.append(line)
+        fatal = "safe mode" in line.lower() or "MemoryError" in line
+        if fatal and not any(line in e for e in errors + caught):
+            errors.append(line)
     return errors, caught

@@ -384,12 +384,16 @@ for (;;) {
     clock.tick(step);
     continue;
   }
-  const cycles = core.executeInstruction();
-  clock.tick(cycles * CYCLE_NS);
-  const pio0 = mcu.pio[0];
-  const pio1 = mcu.pio[1];
-  if (!pio0.stopped) for (let i = 0; i < cycles; i++) pio0.step();
-  if (!pio1.stopped) for (let i = 0; i < cycles; i++) pio1.step();
+  // a burst of instructions between checks (inputs, alarms, PIO): the hot loop
+  const [pio0, pio1] = mcu.pio;
+  const limit = nextCheckNs;
+  while (!core.waiting && clock.nanos < limit && !cutNow) {
+    const cycles = core.executeInstruction();
+    clock.tick(cycles * CYCLE_NS);
+    if (!pio0.stopped) for (let i = 0; i < cycles; i++) pio0.step();
+    if (!pio1.stopped) for (let i = 0; i < cycles; i++) pio1.step();
+    if (!powered) break;
+  }
 }
 if (powered) {
   flushPio();

@@ -109,9 +109,7 @@ class _Image:
         out = bytearray(FAT_SECTORS * SECTOR)
         for i in range(0, len(self.fat) - 1, 2):
             a, b = self.fat[i], self.fat[i + 1]
-            out[i * 3 // 2 : i * 3 // 2 + 3] = bytes(
-                (a & 0xFF, (a >> 8) | (b & 0x0F) << 4, b >> 4)
-            )
+            out[i * 3 // 2 : i * 3 // 2 + 3] = bytes((a & 0xFF, (a >> 8) | (b & 0x0F) << 4, b >> 4))
         return bytes(out)
 
 

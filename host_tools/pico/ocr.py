@@ -8,7 +8,7 @@ from the pixels (the one that matches most cells), so a change of the font's asc
 """
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from host_tools.common import FIRMWARE, firmware
 
@@ -101,7 +101,7 @@ def _glyph_cells(path: Path, char_w: int, row_h: int) -> dict[tuple[bool, ...], 
     (oled.py puts the baseline 9 px below the row's top; the reader finds any other offset)."""
     from adafruit_bitmap_font import bitmap_font
 
-    font = bitmap_font.load_font(str(path))
+    font: Any = bitmap_font.load_font(str(path))
     font.load_glyphs(range(0x20, 0x3000))
     glyphs = getattr(font, "_glyphs", {})
     _, _, _, font_dy = font.get_bounding_box()
