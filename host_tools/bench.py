@@ -268,7 +268,26 @@ def measure():
         "arboretum_cli_ms": arboretum_cli_ms(),
         "deploy_bytes": deploy_bytes(),
         "circuitpython": circuitpython_measures(),
+        "pico": pico_measure(scripts),
     }
+
+
+def pico_measure(scripts):
+    """The same sessions on the emulated Pico (None where the kit or Node is missing)."""
+    from host_tools.pico import bench as pico_bench
+
+    return pico_bench.measure(scripts)
+
+
+PICO_START, PICO_END = "<!-- bench-pico -->", "<!-- /bench-pico -->"
+
+
+def pico_table(results):
+    from host_tools.pico import bench as pico_bench
+
+    if not results.get("pico"):
+        return None
+    return pico_bench.table(results["pico"], results["heap_kib"])
 
 
 def table(results):
@@ -304,11 +323,11 @@ README = ROOT / "README.md"
 MARK_START, MARK_END = "<!-- bench -->", "<!-- /bench -->"
 
 
-def update_readme(text):
+def update_readme(text, marks=(MARK_START, MARK_END)):
     """Put the table between the README's bench marks (the README keeps it current)."""
     readme = README.read_text()
-    head, start, rest = readme.partition(MARK_START)
-    _, end, tail = rest.partition(MARK_END)
+    head, start, rest = readme.partition(marks[0])
+    _, end, tail = rest.partition(marks[1])
     if not start or not end:
         return False
     README.write_text(head + start + "\n" + text + "\n" + end + tail)
@@ -321,6 +340,10 @@ def main(argv=None):
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     text = table(results)
     print(text)
+    pico_text = pico_table(results)
+    if pico_text is not None:
+        print("\n" + pico_text)
+        update_readme(pico_text, (PICO_START, PICO_END))
     print(
         f"\nwritten: {RESULTS.relative_to(ROOT)}" + (", README.md" if update_readme(text) else "")
     )

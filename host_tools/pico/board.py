@@ -89,6 +89,7 @@ class PicoResult:
     key_events: list[tuple[int, int, bool]]  # (t_us, key, pressed) as the pins saw them
     power: list[tuple[int, str]] = field(default_factory=list)
     heap: list[tuple[int, int]] = field(default_factory=list)  # (t_us, gc.mem_free()) probes
+    steps: list[tuple[int, int]] = field(default_factory=list)  # (t_us, ms): each longest step
 
 
 _tool_dir: Optional[Path] = None
@@ -132,25 +133,37 @@ def drive_image(
     return _drive_cache[key]
 
 
+PROBE_EVERY_MS = 500
+_PROBE = (
+    """import gc, supervisor
+from potager.hw import board_io as _b
+_idle = _b.BoardIO.idle
+_s = [supervisor.ticks_ms(), 0, 0]
+def _probe(self):
+    t = supervisor.ticks_ms()
+    d = (t - _s[0]) & 0x1FFFFFFF
+    if d > _s[2]:
+        _s[2] = d
+        print('\\x1estep', d)
+    if (t - _s[1]) & 0x1FFFFFFF >= %d:
+        _s[1] = t
+        gc.collect()
+        print('\\x1eheap', gc.mem_free())
+    _idle(self)
+    _s[0] = supervisor.ticks_ms()
+_b.BoardIO.idle = _probe
+gc.collect()
+print('\\x1eheap', gc.mem_free())
+"""
+    % PROBE_EVERY_MS
+)
+
+
 def heap_probe_files(files: dict[str, bytes]) -> dict[str, bytes]:
-    """code.py run by a wrapper that prints gc.mem_free() on the console every ~50 ms of
-    loop time, through the firmware's own idle hook (for the bench: a measuring board)."""
-    real = files["code.py"]
-    wrapper = (
-        b"import gc, supervisor\n"
-        b"from potager.hw import board_io as _b\n"
-        b"_idle = _b.BoardIO.idle\n"
-        b"_last = [0]\n"
-        b"def _probe(self):\n"
-        b"    t = supervisor.ticks_ms()\n"
-        b"    if (t - _last[0]) & 0x1FFFFFFF >= 50:\n"
-        b"        _last[0] = t\n"
-        b"        print('\\x1e', gc.mem_free())\n"
-        b"    _idle(self)\n"
-        b"_b.BoardIO.idle = _probe\n"
-        b"print('\\x1e', gc.mem_free())\n" + real
-    )
-    return {"code.py": wrapper}
+    """code.py behind a probe for the bench: in the loop's idle moments (the firmware's own
+    BoardIO.idle, between steps) it prints the longest step so far and, every
+    PROBE_EVERY_MS, gc.mem_free() after gc.collect(); the firmware itself is unchanged."""
+    return {"code.py": _PROBE.encode() + files["code.py"]}
 
 
 class PicoBoard:
@@ -303,7 +316,9 @@ def _decode(
     close_frame(last_event_us)
     console = "".join(console_parts)
     errors, caught = _console_errors(console)
-    heap = [(0, int(m)) for m in re.findall(r"\x1e (\d+)", console)]
+    chunks = [(int(r["t"]), r["console"]) for r in records if "console" in r]
+    heap = _console_marks(chunks, "heap")
+    steps = _console_marks(chunks, "step")
     key_events = [
         (i["t"], key_pins.index(i["pin"]), bool(i["down"])) for i in inputs if i["kind"] == "key"
     ]
@@ -323,7 +338,21 @@ def _decode(
         key_events=key_events,
         power=power,
         heap=heap,
+        steps=steps,
     )
+
+
+def _console_marks(chunks: list[tuple[int, str]], tag: str) -> list[tuple[int, int]]:
+    """(t_us, value) of each probe line "<RS>TAG VALUE"; t: when its last byte arrived."""
+    text, ends = "", []
+    for t, chunk in chunks:
+        text += chunk
+        ends.append((len(text), t))
+    marks = []
+    for match in re.finditer("\x1e" + tag + r" (\d+)\r?\n", text):
+        t = next(t for end, t in ends if end >= match.end())
+        marks.append((t, int(match.group(1))))
+    return marks
 
 
 def _ring_colours(words: list[int]) -> Optional[list[str]]:
@@ -360,3 +389,18 @@ def _console_errors(console: str) -> tuple[list[str], list[str]]:
         if fatal and not any(line in e for e in errors + caught):
             errors.append(line)
     return errors, caught
+
+
+# A person waits for the first screen before pressing keys: the demo scripts, written for the
+# simulator (which boots at once), run on the emulated Pico with this wait after each power-on.
+BOOT_WAIT_MS = 9000
+
+
+def after_each_boot(script: str, wait_ms: int = BOOT_WAIT_MS) -> str:
+    """The script with ``wait wait_ms`` at the start and after every ``boot`` line."""
+    lines = [f"wait {wait_ms}  # the board boots"]
+    for line in script.splitlines():
+        lines.append(line)
+        if line.partition("#")[0].split() == ["boot"]:
+            lines.append(f"wait {wait_ms}  # the board boots")
+    return "\n".join(lines) + "\n"

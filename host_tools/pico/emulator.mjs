@@ -357,9 +357,9 @@ for (;;) {
       const quiet = clock.nanos - Math.max(lastI2cNs, endNs);
       if (!powered || quiet >= settleNs || clock.nanos >= maxNs) break;
     }
-    if (process.env.PICO_DEBUG && powered && clock.nanos - lastDebugNs >= 2.5e8) {
+    if (process.env.PICO_DEBUG && powered && clock.nanos - lastDebugNs >= 1e9) {
       lastDebugNs = clock.nanos;
-      process.stderr.write(`t=${nowUs()} pc=${mcu.core.PC.toString(16)} waiting=${mcu.core.waiting} r=${Array.from(mcu.core.registers.slice(0,4)).map(x=>x.toString(16))} ins=${[-6,-4,-2,0,2,4].map(o=>mcu.readUint16(mcu.core.PC+o).toString(16))}\n`);
+      process.stderr.write(`t=${nowUs()} pc=${mcu.core.PC.toString(16)} waiting=${mcu.core.waiting} pio=${mcu.pio[0].stopped},${mcu.pio[1].stopped} r=${Array.from(mcu.core.registers.slice(0,4)).map(x=>x.toString(16))} ins=${[-6,-4,-2,0,2,4].map(o=>mcu.readUint16(mcu.core.PC+o).toString(16))}\n`);
     }
     nextCheckNs = Math.min(nextInputNs(), clock.nanos + 1e6);
   }
