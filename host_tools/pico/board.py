@@ -35,9 +35,10 @@ KIT = Path(os.environ.get("POTAGER_CIRCUITPYTHON_KIT", ROOT.parent / "shared" / 
 NODE_MODULES = HERE / "node_modules"
 VERSIONS = ("10.2.1", "9.2.9")
 DEFAULT_VERSION = "10.2.1"
-# After the script's last input, the run goes on until the OLED has been quiet this long (the
-# board may still be working through queued keys), at most MAX_SETTLE_US.
-SETTLE_US = 2_000_000
+# After the script's last input, the run goes on until the OLED has been quiet and the CPU
+# mostly idle (under half of each 100 ms) this long: the board may still be working through
+# queued keys. At most MAX_SETTLE_US.
+SETTLE_US = 1_500_000
 MAX_SETTLE_US = 40_000_000
 # I2C transfers closer than this belong to the same frame (one refresh sends its dirty areas
 # back to back; the emulator charges no bus time).

@@ -94,6 +94,7 @@ let consoleText = '';
 let reloadState = null; // null | 'interrupting' (Ctrl-C sent, waiting for the prompt)
 let lastI2cNs = 0;
 let cutNow = false;
+let busyNs = 0; // time the CPU executed (not waiting) in the current window
 
 function nowUs() {
   return Math.round(clock.nanos / 1000);
@@ -133,8 +134,8 @@ function powerOn() {
   currentMcu = mcu;
   mcu.loadBootrom(new Uint32Array(bootromBytes.buffer, bootromBytes.byteOffset, 4096));
   const rom16 = new Uint16Array(mcu.bootrom.buffer);
-  if (!process.env.PICO_NOPATCH) rom16[(RE & ~1) >> 1] = BKPT_ERASE;
-  if (!process.env.PICO_NOPATCH) rom16[(RP & ~1) >> 1] = BKPT_PROGRAM;
+  rom16[(RE & ~1) >> 1] = BKPT_ERASE;
+  rom16[(RP & ~1) >> 1] = BKPT_PROGRAM;
   mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
   // VREG_AND_CHIP_RESET: plain registers reading 0 at power-on (unimplemented, they read
   // all ones, and the bootrom takes CHIP_RESET's rescue flag for set and halts)
@@ -332,6 +333,20 @@ function flushPio() {
   }
 }
 
+// The hot loop: a burst of instructions up to the next check (inputs, alarms). In a function
+// of its own, with locals, so that V8 optimises it (module-level code it does not).
+function burst(core, clock, pio0, pio1, limit) {
+  const start = clock.nanos;
+  while (!core.waiting && clock.nanos < limit) {
+    const cycles = core.executeInstruction();
+    clock.tick(cycles * CYCLE_NS);
+    if (!pio0.stopped) for (let i = 0; i < cycles; i++) pio0.step();
+    if (!pio1.stopped) for (let i = 0; i < cycles; i++) pio1.step();
+    if (cutNow) break;
+  }
+  busyNs += clock.nanos - start;
+}
+
 // --- the run ---
 clock = new SimulationClock();
 powerOn();
@@ -340,6 +355,9 @@ function nextInputNs() {
   return nextInput < inputs.length ? inputs[nextInput].t * 1000 : Infinity;
 }
 let lastDebugNs = 0;
+const WINDOW_NS = 100e6;
+let windowStartNs = 0;
+const busyWindows = [];
 for (;;) {
   const now = clock.nanos;
   if (now >= nextCheckNs || cutNow) {
@@ -353,9 +371,18 @@ for (;;) {
       nextInput += 1;
     }
     if (powered) flushPio();
+    if (clock.nanos >= windowStartNs + WINDOW_NS) {
+      // the CPU's busy share per 100 ms window: the board has settled when it has idled
+      busyWindows.push(busyNs / (clock.nanos - windowStartNs));
+      if (busyWindows.length > 100) busyWindows.shift();
+      windowStartNs = clock.nanos;
+      busyNs = 0;
+    }
     if (clock.nanos >= endNs && nextInput >= inputs.length) {
       const quiet = clock.nanos - Math.max(lastI2cNs, endNs);
-      if (!powered || quiet >= settleNs || clock.nanos >= maxNs) break;
+      const recent = busyWindows.slice(-Math.round(settleNs / WINDOW_NS));
+      const idle = recent.length > 0 && recent.every((share) => share < 0.5);
+      if (!powered || (quiet >= settleNs && idle) || clock.nanos >= maxNs) break;
     }
     if (process.env.PICO_DEBUG && powered && clock.nanos - lastDebugNs >= 1e9) {
       lastDebugNs = clock.nanos;
@@ -384,16 +411,7 @@ for (;;) {
     clock.tick(step);
     continue;
   }
-  // a burst of instructions between checks (inputs, alarms, PIO): the hot loop
-  const [pio0, pio1] = mcu.pio;
-  const limit = nextCheckNs;
-  while (!core.waiting && clock.nanos < limit && !cutNow) {
-    const cycles = core.executeInstruction();
-    clock.tick(cycles * CYCLE_NS);
-    if (!pio0.stopped) for (let i = 0; i < cycles; i++) pio0.step();
-    if (!pio1.stopped) for (let i = 0; i < cycles; i++) pio1.step();
-    if (!powered) break;
-  }
+  burst(core, clock, mcu.pio[0], mcu.pio[1], nextCheckNs);
 }
 if (powered) {
   flushPio();
