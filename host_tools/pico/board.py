@@ -94,6 +94,13 @@ class PicoResult:
 
 
 _tool_dir: Optional[Path] = None
+_live: set["subprocess.Popen[str]"] = set()
+
+
+def stop_all() -> None:
+    """End the emulator processes still running (a test session ending early)."""
+    for node in list(_live):
+        node.kill()
 
 
 def _tools() -> Path:
@@ -213,14 +220,19 @@ class PicoBoard:
                 "key_pins": self.key_pins,
             }
             (tmpdir / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
-            run = subprocess.run(
+            with subprocess.Popen(
                 ["node", str(HERE / "emulator.mjs"), str(tmpdir / "plan.json")],
-                capture_output=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 text=True,
-                check=False,
-            )
-            if run.returncode != 0:
-                raise RuntimeError(f"the emulated Pico failed: {run.stderr.strip()[-2000:]}")
+            ) as node:
+                _live.add(node)
+                try:
+                    _, stderr = node.communicate()
+                finally:
+                    _live.discard(node)
+            if node.returncode != 0:
+                raise RuntimeError(f"the emulated Pico failed: {stderr.strip()[-2000:]}")
             records = [
                 json.loads(line)
                 for line in (tmpdir / "events.jsonl").read_text(encoding="utf-8").splitlines()
@@ -381,10 +393,12 @@ def _console_errors(console: str) -> tuple[list[str], list[str]]:
     caught: list[str] = []
     for match in _TRACEBACK.finditer(console):
         text = match.group(0)
-        if any(text.rstrip().endswith(m) or m + "\r" in text for m in CUT_MESSAGES):
-            continue  # Ctrl-C of a scripted reload
+        if text.strip().splitlines()[-1].startswith(CUT_MESSAGES):
+            continue  # the Ctrl-C of a scripted reload
         after = console[match.end() : match.end() + 200]
-        (errors if "Code done running" in after else caught).append(text)
+        # a MemoryError is an error even where the recovery carried on: the heap is too small
+        fatal = "Code done running" in after or "MemoryError" in text
+        (errors if fatal else caught).append(text)
     for line in console.splitlines():
         fatal = "safe mode" in line.lower() or "MemoryError" in line
         if fatal and not any(line in e for e in errors + caught):
