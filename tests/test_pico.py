@@ -54,7 +54,7 @@ wait 4000        # quiet: saved
 """
 RELOAD = """
 reload           # Ctrl-C, Ctrl-D on the console: a soft reload
-wait 9000
+wait 7000
 """
 SMOKE = """
 press DOWN       # English
