@@ -61,6 +61,7 @@ press DOWN       # English
 wait 5000
 """
 TORN = """
+wait 6000            # the resumed game is on the screen
 tear-next-write 100  # the save of this change is cut after 100 bytes of its program
 press RIGHT
 wait 4000
