@@ -306,7 +306,7 @@ def _decode(
             oled.write(data)
             end = int(record["end"])
             i2c.append((t, end, data))
-            pending_bytes += len(data) + 1  # the address byte
+            pending_bytes += len(data)  # as the simulator counts: what writeto was given
             dirty, last_event_us = True, end
         elif "pio" in record:
             leds = _ring_colours(record["pio"]) or leds
