@@ -182,8 +182,8 @@ def test_a_demo_session_runs_without_an_error_on_the_board(script):
 
 
 OVERLAPPING_AREAS = (
-    "CircuitPython's displayio sends each label's dirty area on its own: on a screen change "
-    "the areas of overlapping labels add up to more than a full frame (1438-2068 bytes seen)"
+    "CircuitPython's displayio sends every dirty area on its own (a label's old and new "
+    "bounds overlap): a screen change adds up to more than a full frame (1438-2068 bytes seen)"
 )
 
 
