@@ -34,11 +34,17 @@ SLOW_SCREENS = (
 # the demo sessions that end elsewhere than in the simulator on today's firmware, for that
 FAILING_ON_THE_BOARD = {"arboretum", "diced_tomatoes", "free", "free-fr", "horticolor", "hortis"}
 
+# keys spaced as a person would on today's board (a screen change takes up to ~4 s there):
+# this tests the power cycle, not the pace of keys (the demo sessions test that)
 SETUP_FREE_4 = """
 press DOWN       # English
+wait 1000
 press OK
+wait 5000
 press OK         # Free score
+wait 5000
 press OK         # to Start
+wait 5000
 press OK         # 4 players
 wait 6000
 """
