@@ -36,8 +36,8 @@ NODE_MODULES = HERE / "node_modules"
 VERSIONS = ("10.2.1", "9.2.9")
 DEFAULT_VERSION = "10.2.1"
 # After the script's last input, the run goes on until the OLED has been quiet and the CPU
-# not saturated (under 95% of each 100 ms: the loop reaches its sleeps) this long: the board may still be working through
-# queued keys. At most MAX_SETTLE_US.
+# not saturated (under 95% of each 100 ms: the loop reaches its sleeps) this long: the board
+# may still be working through queued keys. At most MAX_SETTLE_US.
 SETTLE_US = 1_500_000
 MAX_SETTLE_US = 20_000_000
 # I2C transfers closer than this belong to the same frame (one refresh sends its dirty areas
