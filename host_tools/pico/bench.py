@@ -36,13 +36,14 @@ def boot_ms(frames: list[dict[str, Any]]) -> Optional[float]:
 
 def key_downs(script: str) -> list[tuple[int, int]]:
     """(t_ms, key) of every key press of a script."""
-    from host_tools.sim.script import parse_script
+    from host_tools.sim.script import RELEASE_MS, parse_script
 
     now, downs = 0, []
     for command in parse_script(script):
         if command.name == "hold":
             assert command.key is not None
             downs.append((now, command.key))
+            now += RELEASE_MS
         if command.name in ("hold", "wait"):
             now += command.number
     return downs

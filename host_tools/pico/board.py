@@ -26,7 +26,7 @@ from host_tools.pico.fat import build_image
 from host_tools.pico.ocr import ScreenReader
 from host_tools.sim.boards import BOARDS, RING_SIZE
 from host_tools.sim.machine import ERASED_NVM
-from host_tools.sim.script import Command, parse_script
+from host_tools.sim.script import RELEASE_MS, Command, parse_script
 from host_tools.sim.ssd1306 import SSD1306
 
 HERE = Path(__file__).resolve().parent
@@ -250,6 +250,7 @@ class PicoBoard:
                 inputs.append({"t": t_us, "kind": "key", "pin": pin, "down": True})
                 t_us += command.number * 1000
                 inputs.append({"t": t_us, "kind": "key", "pin": pin, "down": False})
+                t_us += RELEASE_MS * 1000  # up long enough for one keypad scan to see it
             elif command.name == "wait":
                 t_us += command.number * 1000
             elif command.name == "power-cut":
