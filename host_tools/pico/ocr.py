@@ -3,7 +3,9 @@
 The screen is a grid of ``view.ROWS`` rows of ``view.COLS`` cells, ``CHAR_W`` x ``ROW_H``
 pixels each (``potager/hw/oled.py``). Each cell is matched against every glyph of the font the
 firmware loads, whatever its format (loaded with ``adafruit_bitmap_font``, as the firmware does);
-a cell that matches no glyph reads ``?``. The vertical offset of glyphs in their cell is found
+a cell that matches no glyph reads ``?``. The firmware's strip font (``PF1``, from
+``host_tools/make_font.py``) is read with the firmware's own reader, a BDF or PCF with
+``adafruit_bitmap_font``. The vertical offset of glyphs in their cell is found
 from the pixels (the one that matches most cells), so a change of the font's ascent follows.
 """
 
@@ -22,7 +24,7 @@ def font_file() -> Path:
     wanted = folder / Path(oled_font).name
     if wanted.is_file():
         return wanted
-    candidates = sorted(p for p in folder.iterdir() if p.suffix in (".bdf", ".pcf"))
+    candidates = sorted(p for p in folder.iterdir() if p.suffix in (".bin", ".bdf", ".pcf"))
     if not candidates:
         raise FileNotFoundError(f"no font in {folder}")
     return candidates[0]
@@ -99,6 +101,10 @@ def _int_constant(source: str, name: str, default: int) -> int:
 def _glyph_cells(path: Path, char_w: int, row_h: int) -> dict[tuple[bool, ...], str]:
     """Cell pixels -> character, each glyph drawn as bitmap_label draws it on its baseline
     (oled.py puts the baseline 9 px below the row's top; the reader finds any other offset)."""
+    data = path.read_bytes()
+    strip = firmware("potager.hw.font") if data[:3] == b"PF1" else None
+    if strip is not None:
+        return _strip_cells(strip.FontFile(data), char_w, row_h)
     from adafruit_bitmap_font import bitmap_font
 
     font: Any = bitmap_font.load_font(str(path))
@@ -119,4 +125,18 @@ def _glyph_cells(path: Path, char_w: int, row_h: int) -> dict[tuple[bool, ...], 
                 if 0 <= x < char_w and 0 <= y < row_h and glyph.bitmap[gx, gy]:
                     cell[y * char_w + x] = True
         out.setdefault(tuple(cell), chr(code))
+    return out
+
+
+def _strip_cells(font: Any, char_w: int, row_h: int) -> dict[tuple[bool, ...], str]:
+    """The firmware's own strip font (potager/hw/font.py): each glyph fills its cell."""
+    out: dict[tuple[bool, ...], str] = {}
+    order = sorted(range(font.count), key=lambda i: (font.chars[i] != " ", font.chars[i]))
+    for index in order:
+        cell = [False] * (char_w * row_h)
+        for y in range(min(font.height, row_h)):
+            bits = font.row(index, y)
+            for x in range(min(font.width, char_w)):
+                cell[y * char_w + x] = bool(bits & (0x80 >> x))
+        out.setdefault(tuple(cell), font.chars[index])
     return out
