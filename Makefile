@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: venv sim test pytest lint typecheck format bench fuzz model screenshots clean
+.PHONY: venv pico-deps sim test pytest lint typecheck format bench fuzz model screenshots clean
 
 venv: $(STAMP)
 
@@ -15,12 +15,24 @@ $(STAMP): requirements.txt
 	$(VENV)/bin/circuitpython_setboard raspberry_pi_pico
 	rm -f $(VENV)/.installed-* && touch $@
 
+# the emulated Pico's Node package (rp2040js), pinned by host_tools/pico/package-lock.json
+PICO := host_tools/pico
+PICO_STAMP := $(PICO)/node_modules/.installed-$(shell cksum < $(PICO)/package-lock.json | cut -d' ' -f1)
+
+pico-deps: $(PICO_STAMP)
+
+$(PICO_STAMP): $(PICO)/package-lock.json
+	@if command -v npm >/dev/null; then \
+		npm ci --prefix $(PICO) --no-audit --no-fund --loglevel=error && \
+		rm -f $(PICO)/node_modules/.installed-* && touch $@; \
+	else echo "npm not found: the emulated Pico tests will skip"; fi
+
 sim: venv
 	$(PY) -m host_tools sim
 
-test: venv lint typecheck pytest
+test: venv pico-deps lint typecheck pytest
 
-pytest: venv
+pytest: venv pico-deps
 	$(PY) -m pytest
 
 lint: venv
@@ -34,7 +46,7 @@ format: venv
 	$(PY) -m ruff format firmware host_tools tests
 	$(PY) -m ruff check --fix firmware host_tools tests
 
-bench: venv
+bench: venv pico-deps
 	$(PY) -m host_tools bench
 
 # saves with nonsense under valid CRCs, at length (make test runs a short fixed-seed round)
@@ -58,4 +70,4 @@ screenshots: venv
 	done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache bench/results.json
+	rm -rf $(VENV) .mypy_cache .ruff_cache bench/results.json $(PICO)/node_modules

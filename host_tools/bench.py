@@ -368,7 +368,26 @@ def measure():
         "arboretum_cli_ms": arboretum_cli_ms(),
         "deploy_bytes": deploy_bytes(),
         "circuitpython": circuitpython_measures(),
+        "pico": pico_measure(scripts),
     }
+
+
+def pico_measure(scripts):
+    """The same sessions on the emulated Pico (None where the kit or Node is missing)."""
+    from host_tools.pico import bench as pico_bench
+
+    return pico_bench.measure(scripts)
+
+
+PICO_START, PICO_END = "<!-- bench-pico -->", "<!-- /bench-pico -->"
+
+
+def pico_table(results):
+    from host_tools.pico import bench as pico_bench
+
+    if not results.get("pico"):
+        return None
+    return pico_bench.table(results["pico"], results["heap_kib"])
 
 
 def table(results):
@@ -439,6 +458,10 @@ def main(argv=None):
     text = table(results)
     print(text)
     update_readme(history_table(history_fit()), HISTORY_MARKS)
+    pico_text = pico_table(results)
+    if pico_text is not None:
+        print("\n" + pico_text)
+        update_readme(pico_text, (PICO_START, PICO_END))
     print(
         f"\nwritten: {RESULTS.relative_to(ROOT)}" + (", README.md" if update_readme(text) else "")
     )

@@ -53,6 +53,17 @@ exit status: 0 ran, 1 firmware exception, 2 bad usage, script or NVM file""",
     parser.add_argument(
         "--firmware", type=Path, default=DEFAULT_FIRMWARE, metavar="DIR", help="has code.py"
     )
+    pico = parser.add_argument_group(
+        "the emulated Pico (--board pico): the real CircuitPython firmware in rp2040js"
+    )
+    pico.add_argument(
+        "--board",
+        choices=("sim", "pico"),
+        default="sim",
+        help="sim: the simulated board (default); pico: the emulated Pico",
+    )
+    pico.add_argument("--uf2", type=Path, metavar="PATH", help="CircuitPython UF2 (10.2.1)")
+    pico.add_argument("--py", action="store_true", help="deploy .py sources, not .mpy")
     parser.add_argument(
         "--drive",
         type=Path,
@@ -64,6 +75,13 @@ exit status: 0 ran, 1 firmware exception, 2 bad usage, script or NVM file""",
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
+    if args.board == "pico":
+        from host_tools.pico.cli import run_pico
+
+        return run_pico(args)
+    if args.uf2 is not None or args.py or args.drive is not None:
+        print("sim: --uf2, --py and --drive are for --board pico", file=sys.stderr)
+        return 2
     try:
         board, script = _prepare(args)
     except _UsageError as error:

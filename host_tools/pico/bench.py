@@ -1,0 +1,238 @@
+"""The budgets measured on the emulated Pico (CircuitPython 10.2.1, ``.mpy`` and ``.py``),
+each beside the simulator's figure for the same session (``make bench`` calls this).
+
+Per demo session (``docs/scripts/``, with a wait for the board to boot, as in the tests):
+- heap: the lowest ``gc.mem_free()`` after ``gc.collect()``, sampled every 500 ms in the loop's
+  idle moments by a probe ahead of ``code.py`` (``board.heap_probe_files``);
+- boot: power-on to the last byte of the first frame with text;
+- key to the last I2C byte of its frame: keys matched in order to the frames that follow
+  them (the board works through its queue of keys), 400 kHz bus time added (9 bits a byte);
+- the longest loop step (the probe: time between two idle moments), and the screen it led to;
+- I2C bytes per key press: the bytes of each key's frame, CircuitPython's own displayio.
+"""
+
+import concurrent.futures
+import statistics
+from pathlib import Path
+from typing import Any, Optional
+
+from host_tools.pico import board as pico
+from host_tools.sim.boards import KEY_NAMES
+
+BUS_MS_PER_BYTE = 9 / 400  # 400 kHz, 8 bits and the ACK
+VARIANTS = (("mpy", False), ("py", True))
+
+
+def frame_end_ms(frame: dict[str, Any]) -> float:
+    return frame["t_ms"] + frame["i2c_bytes"] * BUS_MS_PER_BYTE
+
+
+def boot_ms(frames: list[dict[str, Any]]) -> Optional[float]:
+    for frame in frames:
+        if any(row.strip() for row in frame["screen"]):
+            return round(frame_end_ms(frame), 1)
+    return None
+
+
+def key_downs(script: str) -> list[tuple[int, int]]:
+    """(t_ms, key) of every key press of a script."""
+    from host_tools.sim.script import RELEASE_MS, parse_script
+
+    now, downs = 0, []
+    for command in parse_script(script):
+        if command.name == "hold":
+            assert command.key is not None
+            downs.append((now, command.key))
+            now += RELEASE_MS
+        if command.name in ("hold", "wait"):
+            now += command.number
+    return downs
+
+
+def key_frames(
+    downs: list[tuple[int, int]], frames: list[dict[str, Any]]
+) -> list[tuple[int, int, dict[str, Any], bool]]:
+    """(t_ms, key, frame, screen change) for each key matched, in order, to the next frame
+    with I2C traffic after it and after the previous key's frame."""
+    drawn = [f for f in frames if f["i2c_bytes"] > 0]
+    out = []
+    j = 0
+    previous_title = None
+    for t, key in downs:
+        while j < len(drawn) and drawn[j]["t_ms"] <= t:
+            previous_title = drawn[j]["screen"][0]
+            j += 1
+        if j >= len(drawn):
+            break
+        frame = drawn[j]
+        change = frame["screen"][0] != previous_title or frame["i2c_bytes"] >= 900
+        out.append((t, key, frame, change))
+        previous_title = frame["screen"][0]
+        j += 1
+    return out
+
+
+def latencies(script: str, frames: list[dict[str, Any]]) -> dict[str, Any]:
+    matched = key_frames(key_downs(script), frames)
+    if not matched:
+        return {}
+    lat = [frame_end_ms(f) - t for t, _, f, _ in matched]
+    changes = [frame_end_ms(f) - t for t, _, f, change in matched if change]
+    return {
+        "median_ms": round(statistics.median(lat), 1),
+        "max_ms": round(max(lat), 1),
+        "screen_change_max_ms": round(max(changes), 1) if changes else None,
+        "keys_matched": len(matched),
+        "keys": len(key_downs(script)),
+        "bytes_per_press_median": statistics.median(f["i2c_bytes"] for _, _, f, _ in matched),
+    }
+
+
+def longest_step(result: Any, script: str) -> dict[str, Any]:
+    if not result.steps:
+        return {}
+    t_us, ms = max(result.steps, key=lambda s: s[1])
+    after = [f for f in result.frames if f["t_ms"] * 1000 >= t_us - ms * 1000]
+    before = [k for t, k in key_downs(script) if t * 1000 <= t_us]
+    what = after[0]["screen"][0].strip() if after else ""
+    key = KEY_NAMES[before[-1]] if before else "boot"
+    return {"ms": ms, "what": f"after {key}: {what!r}"}
+
+
+def _one(name: str, text: str, py: bool) -> dict[str, Any]:
+    script = pico.after_each_boot(text)
+    result = pico.PicoBoard(py=py, heap_probe=True).run_script(script)
+    heaps = [value for _, value in result.heap]
+    return {
+        "heap_min_bytes": min(heaps) if heaps else None,
+        "boot_ms": boot_ms(result.frames),
+        "keys": latencies(script, result.frames),
+        "longest_step": longest_step(result, script),
+        "flash": result.flash,
+        "errors": len(result.errors) + len(result.caught),
+        "end_ms": result.end_ms,
+    }
+
+
+def _sim(text: str) -> dict[str, Any]:
+    from host_tools.sim import SimBoard
+
+    script = pico.after_each_boot(text)
+    result = SimBoard().run_script(script)
+    return {"boot_ms": boot_ms(result.frames), "keys": latencies(script, result.frames)}
+
+
+def measure(scripts: dict[str, str], workers: int = 2) -> Optional[dict[str, Any]]:
+    """None (and a line on why) when the emulated Pico cannot run here."""
+    problem = pico.missing()
+    if problem is not None:
+        print(f"bench: emulated Pico skipped: {problem}")
+        return None
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        for name, text in scripts.items():
+            for variant, py in VARIANTS:
+                jobs[name, variant] = pool.submit(_one, name, text, py)
+        sims = {name: _sim(text) for name, text in scripts.items()}
+        out: dict[str, Any] = {"uf2": pico.uf2_path().name, "sessions": {}}
+        for name in scripts:
+            out["sessions"][name] = {
+                "mpy": jobs[name, "mpy"].result(),
+                "py": jobs[name, "py"].result(),
+                "sim": sims[name],
+            }
+    return out
+
+
+def _fmt(value: Any, unit: str = "") -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        value = f"{value:.0f}" if value >= 100 else f"{value:g}"
+    return f"{value}{unit}"
+
+
+def table(results: dict[str, Any], sim_heap_kib: dict[str, Any]) -> str:
+    lines = [
+        "| session | measure | Pico .mpy | Pico .py | simulator | budget |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, s in results["sessions"].items():
+        m, p, sim = s["mpy"], s["py"], s["sim"]
+        mk, pk, sk = m["keys"], p["keys"], sim["keys"]
+
+        def kb(v: Optional[int]) -> str:
+            return "—" if v is None else f"{v / 1000:.1f} KB"
+
+        rows = [
+            (
+                "lowest gc.mem_free()",
+                kb(m["heap_min_bytes"]),
+                kb(p["heap_min_bytes"]),
+                f"{_fmt(sim_heap_kib.get(name))} KiB heap needed (MicroPython 64-bit)",
+                "≥ 48 KB (.py ≥ 32)",
+            ),
+            (
+                "boot to first frame",
+                _fmt(m["boot_ms"], " ms"),
+                _fmt(p["boot_ms"], " ms"),
+                _fmt(sim["boot_ms"], " ms"),
+                "≤ 3000 ms",
+            ),
+            (
+                "key → last I2C byte, median",
+                _fmt(mk.get("median_ms"), " ms"),
+                _fmt(pk.get("median_ms"), " ms"),
+                _fmt(sk.get("median_ms"), " ms"),
+                "≤ 50 ms",
+            ),
+            (
+                "key → last I2C byte, screen change max",
+                _fmt(mk.get("screen_change_max_ms"), " ms"),
+                _fmt(pk.get("screen_change_max_ms"), " ms"),
+                _fmt(sk.get("screen_change_max_ms"), " ms"),
+                "≤ 150 ms",
+            ),
+            (
+                "key → last I2C byte, max",
+                _fmt(mk.get("max_ms"), " ms"),
+                _fmt(pk.get("max_ms"), " ms"),
+                _fmt(sk.get("max_ms"), " ms"),
+                "≤ 250 ms",
+            ),
+            ("longest loop step", _step(m), _step(p), "0 ms (time stands still)", "≤ 250 ms"),
+            (
+                "I2C bytes per key press, median",
+                _fmt(mk.get("bytes_per_press_median")),
+                _fmt(pk.get("bytes_per_press_median")),
+                _fmt(sk.get("bytes_per_press_median")),
+                "≤ 100",
+            ),
+            ("NVM erases / programs", _flash(m), _flash(p), "", ""),
+        ]
+        for measure, *cells in rows:
+            lines.append(f"| {name} | {measure} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _step(variant: dict[str, Any]) -> str:
+    step = variant["longest_step"]
+    return f"{step['ms']} ms {step['what']}" if step else "—"
+
+
+def _flash(variant: dict[str, Any]) -> str:
+    f = variant["flash"]
+    return f"{f.get('nvm_erases', 0)} / {f.get('nvm_programs', 0)}" if f else "—"
+
+
+def main() -> int:
+    import json
+
+    from host_tools.bench import ROOT, sessions
+
+    results = measure(sessions())
+    if results is not None:
+        path = Path(ROOT, "bench", "pico.json")
+        path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        print(table(results, {}))
+    return 0

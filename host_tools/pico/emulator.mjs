@@ -1,0 +1,428 @@
+// The emulated Pico: the real CircuitPython UF2 in rp2040js, driven by a plan of timed inputs.
+//
+// node emulator.mjs PLAN.json     (the plan is written by host_tools/pico/board.py)
+//
+// What the board around the RP2040 is made of here:
+// - a 2 MiB QSPI flash that keeps what is written: the bootrom's range erase ('RE') and range
+//   program ('RP') are caught at their entry (a BKPT patched over them), done on the flash
+//   array with the chip's busy time, and can be cut by a power cut or a torn write;
+// - pull-ups on GP4/GP5 and on the seven keys (a pressed key pulls its pin low), the QSPI CS
+//   pad pulled up (BOOTSEL not held);
+// - an SSD1306 at 0x3C that ACKs on the I2C block (its bytes are recorded) and at pin level
+//   (busio.I2C probes the address with a bit-banged zero-length write);
+// - the NeoPixel ring: the words the CPU or DMA push into a PIO TX FIFO are recorded; the PIO
+//   is stepped from the CPU loop, in virtual time;
+// - a USB host with a CDC serial console (recorded; Ctrl-C then Ctrl-D is a soft reload).
+// Virtual time = executed cycles x 8 ns (clk_sys 125 MHz); idle waits jump to the next alarm.
+//
+// Output: one JSON object a line (t in microseconds), see board.py for the reader.
+import { openSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { RP2040, USBCDC, StateMachine, RPPIO, I2CMode, BasePeripheral } from './node_modules/rp2040js/dist/esm/index.js';
+import { SimulationClock } from './node_modules/rp2040js/dist/esm/clock/simulation-clock.js';
+
+const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const out = openSync(plan.events_out, 'w');
+let outBuffer = [];
+function emit(record) {
+  outBuffer.push(JSON.stringify(record));
+  if (outBuffer.length >= 256) flushOut();
+}
+function flushOut() {
+  if (outBuffer.length) writeSync(out, outBuffer.join('\n') + '\n');
+  outBuffer = [];
+}
+
+const FLASH_SIZE = 2 * 1024 * 1024;
+const NVM_OFFSET = 0x0ff000;
+const NVM_SIZE = 4096;
+const SECTOR = 4096;
+const ERASE_NS = 45e6; // sector erase, typical for a W25Q16 (datasheet tSE)
+const PAGE_NS = 0.4e6; // page program (256 B), typical (tPP)
+const CYCLE_NS = 8;
+const SDA = 4;
+const SCL = 5;
+const OLED_ADDRESS = 0x3c;
+
+// --- the flash chip: survives power cycles ---
+const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
+for (const [offset, data] of loadUf2(readFileSync(plan.uf2))) flash.set(data, offset);
+flash.set(readFileSync(plan.drive_image), 0x100000);
+if (plan.nvm) flash.set(readFileSync(plan.nvm), NVM_OFFSET);
+const bootromBytes = readFileSync(plan.bootrom);
+const flashStats = { nvm_erases: 0, nvm_programs: 0, drive_erases: 0, drive_programs: 0 };
+
+function loadUf2(data) {
+  const blocks = [];
+  for (let i = 0; i + 512 <= data.length; i += 512) {
+    const view = new DataView(data.buffer, data.byteOffset + i, 512);
+    if (view.getUint32(0, true) !== 0x0a324655 || view.getUint32(4, true) !== 0x9e5d5157) continue;
+    const target = view.getUint32(12, true);
+    const size = view.getUint32(16, true);
+    if (target < 0x10000000 || target >= 0x10000000 + FLASH_SIZE) continue;
+    blocks.push([target - 0x10000000, data.subarray(i + 32, i + 32 + size)]);
+  }
+  return blocks;
+}
+
+// --- the plan: inputs at virtual times (microseconds) ---
+const inputs = plan.inputs.slice().sort((a, b) => a.t - b.t);
+let nextInput = 0;
+const endNs = plan.end_us * 1000;
+const settleNs = plan.settle_us * 1000;
+const maxNs = plan.max_us * 1000;
+let tearAfter = null; // bytes of the next NVM program to land before the power goes
+let keysDown = new Set();
+
+// PIO steps from the CPU loop, not from wall-clock timers.
+RPPIO.prototype.run = function run() {};
+let currentMcu = null;
+const pioWrite = StateMachine.prototype.writeFIFO;
+StateMachine.prototype.writeFIFO = function writeFIFO(value) {
+  if (currentMcu) pioWords.push(value >>> 0);
+  pioLastNs = currentMcu ? currentMcu.clock.nanos : 0;
+  return pioWrite.call(this, value);
+};
+let pioWords = [];
+let pioLastNs = 0;
+
+let mcu = null;
+let clock = null;
+let cdc = null;
+let powered = false;
+let bootCount = 0;
+let consoleText = '';
+let reloadState = null; // null | 'interrupting' (Ctrl-C sent, waiting for the prompt)
+let lastI2cNs = 0;
+let cutNow = false;
+let busyNs = 0; // time the CPU executed (not waiting) in the current window
+
+function nowUs() {
+  return Math.round(clock.nanos / 1000);
+}
+
+function romFunction(code) {
+  const rom = bootromBytes;
+  let table = rom.readUInt16LE(0x14);
+  for (;;) {
+    const entry = rom.readUInt16LE(table);
+    if (entry === 0) return null;
+    if (entry === code) return rom.readUInt16LE(table + 2);
+    table += 4;
+  }
+}
+const RE = romFunction('R'.charCodeAt(0) | ('E'.charCodeAt(0) << 8));
+const RP = romFunction('R'.charCodeAt(0) | ('P'.charCodeAt(0) << 8));
+const BKPT_ERASE = 0xbe40;
+const BKPT_PROGRAM = 0xbe41;
+
+class RegisterFile extends BasePeripheral {
+  constructor(rp2040, name) {
+    super(rp2040, name);
+    this.values = new Map();
+  }
+  readUint32(offset) {
+    return this.values.get(offset) || 0;
+  }
+  writeUint32(offset, value) {
+    this.values.set(offset, value >>> 0);
+  }
+}
+
+function powerOn() {
+  clock = clock || new SimulationClock();
+  mcu = new RP2040(clock);
+  currentMcu = mcu;
+  mcu.loadBootrom(new Uint32Array(bootromBytes.buffer, bootromBytes.byteOffset, 4096));
+  const rom16 = new Uint16Array(mcu.bootrom.buffer);
+  rom16[(RE & ~1) >> 1] = BKPT_ERASE;
+  rom16[(RP & ~1) >> 1] = BKPT_PROGRAM;
+  mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
+  // VREG_AND_CHIP_RESET: plain registers reading 0 at power-on (unimplemented, they read
+  // all ones, and the bootrom takes CHIP_RESET's rescue flag for set and halts)
+  mcu.peripherals[0x40064] = new RegisterFile(mcu, 'VREG_AND_CHIP_RESET');
+  mcu.reset();
+  mcu.flash.set(flash); // reset() fills the flash with 0xFF: load ours after it
+  // the bootrom cannot read boot2 through the emulated SSI: start at boot2 as it would
+  mcu.core.PC = 0x10000000;
+  mcu.onBreak = onBreak;
+  // pads: pull-ups on the I2C lines and the keys; QSPI CS high (BOOTSEL not held)
+  for (const pin of plan.key_pins) mcu.gpio[pin].setInputValue(!keysDown.has(pin));
+  mcu.gpio[SDA].setInputValue(true);
+  mcu.gpio[SCL].setInputValue(true);
+  mcu.qspi[1].padValue |= 0x48; // input enable, pull-up
+  mcu.qspi[1].setInputValue(true);
+  attachI2c(mcu.i2c[0]);
+  attachI2c(mcu.i2c[1]);
+  attachBitBangProbe();
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = (buffer) => {
+    const text = Buffer.from(buffer).toString('latin1');
+    emit({ t: nowUs(), console: text });
+    consoleText = (consoleText + text).slice(-400);
+    if (reloadState === 'interrupting' && /Press any key|CTRL-D to reload/.test(consoleText)) {
+      cdc.sendSerialByte(0x04);
+      reloadState = null;
+      emit({ t: nowUs(), event: 'ctrl-d' });
+    }
+  };
+  pioWords = [];
+  powered = true;
+  bootCount += 1;
+  consoleText = '';
+  emit({ t: nowUs(), event: 'power-on' });
+}
+
+function powerOff(why) {
+  if (!powered) return;
+  flash.set(mcu.flash.subarray(0, FLASH_SIZE));
+  powered = false;
+  currentMcu = null;
+  mcu = null;
+  emit({ t: nowUs(), event: 'power-off', why });
+}
+
+// --- flash: the bootrom's range erase and range program ---
+function onBreak(code) {
+  const core = mcu.core;
+  const returnTo = core.registers[14] & ~1;
+  const start = clock.nanos;
+  const cut = nextCutNs();
+  if (code === (BKPT_ERASE & 0xff)) {
+    const offset = core.registers[0];
+    const count = core.registers[1];
+    const sectors = Math.ceil(count / SECTOR);
+    const busy = sectors * ERASE_NS;
+    // an erase cut short reads 0xFF where it reached (bytes already erased stay erased)
+    const done = cut !== null && cut < start + busy ? Math.ceil(((cut - start) / busy) * sectors) : sectors;
+    mcu.flash.fill(0xff, offset, Math.min(offset + done * SECTOR, FLASH_SIZE));
+    countFlash(offset, 'erases', done);
+    emit({ t: nowUs(), flash: 'erase', offset, count, done: done * SECTOR });
+    advance(cut !== null && cut < start + busy ? cut - start : busy);
+    if (cut !== null && cut < start + busy) cutNow = true;
+  } else if (code === (BKPT_PROGRAM & 0xff)) {
+    const offset = core.registers[0];
+    const data = core.registers[1];
+    const count = core.registers[2];
+    const busy = Math.ceil(count / 256) * PAGE_NS;
+    let landed = count;
+    if (cut !== null && cut < start + busy) landed = Math.floor(((cut - start) / busy) * count);
+    const nvm = offset >= NVM_OFFSET && offset < NVM_OFFSET + NVM_SIZE;
+    if (nvm && tearAfter !== null) {
+      landed = Math.min(landed, tearAfter);
+      tearAfter = null;
+      cutNow = true;
+    }
+    for (let i = 0; i < landed; i++) {
+      // programming only clears bits
+      mcu.flash[offset + i] &= mcu.sram[data - 0x20000000 + i];
+    }
+    countFlash(offset, 'programs', 1);
+    emit({ t: nowUs(), flash: 'program', offset, count, landed });
+    const took = landed < count ? (landed / count) * busy : busy;
+    advance(took);
+    if (landed < count) cutNow = true;
+  } else {
+    emit({ t: nowUs(), event: 'bkpt', code });
+    return;
+  }
+  core.PC = returnTo;
+}
+
+function countFlash(offset, what, n) {
+  const where = offset >= NVM_OFFSET && offset < NVM_OFFSET + NVM_SIZE ? 'nvm' : 'drive';
+  flashStats[`${where}_${what}`] += n;
+}
+
+function advance(ns) {
+  // the CPU waits on the flash's busy bit: time passes, the alarms fire (interrupts are off)
+  clock.tick(ns);
+}
+
+function nextCutNs() {
+  for (let i = nextInput; i < inputs.length; i++) {
+    if (inputs[i].kind === 'cut' || inputs[i].kind === 'boot') return inputs[i].t * 1000;
+  }
+  return null;
+}
+
+// --- I2C: the OLED on the hardware block ---
+let transfer = null;
+function attachI2c(i2c) {
+  i2c.onStart = () => i2c.completeStart();
+  i2c.onConnect = (address, mode) => {
+    const ack = address === OLED_ADDRESS && mode === I2CMode.Write;
+    if (ack) transfer = { t: nowUs(), bytes: [] };
+    i2c.completeConnect(ack);
+  };
+  i2c.onWriteByte = (value) => {
+    if (transfer) transfer.bytes.push(value);
+    i2c.completeWrite(transfer !== null);
+  };
+  i2c.onReadByte = () => i2c.completeRead(0x43); // status: display on
+  i2c.onStop = () => {
+    if (transfer) {
+      lastI2cNs = clock.nanos;
+      emit({ t: transfer.t, end: nowUs(), i2c: Buffer.from(transfer.bytes).toString('hex') });
+    }
+    transfer = null;
+    i2c.completeStop();
+  };
+}
+
+// --- I2C at pin level: enough of a target to ACK its address to a bit-banged probe ---
+function attachBitBangProbe() {
+  const sda = mcu.gpio[SDA];
+  const scl = mcu.gpio[SCL];
+  const probe = { sda: true, scl: true, bits: 0, count: -1, acking: false };
+  const drivenLow = (pin) => pin.functionSelect === 5 && pin.outputEnable && !pin.outputValue;
+  const update = () => {
+    const sclLevel = !drivenLow(scl);
+    let sdaLevel = !drivenLow(sda) && !probe.acking;
+    if (sclLevel && probe.scl && probe.sda !== sdaLevel) {
+      // SDA moving while SCL is high: a start (falling) or a stop (rising)
+      probe.count = sdaLevel ? -1 : 0;
+      probe.bits = 0;
+    } else if (sclLevel && !probe.scl && probe.count >= 0 && probe.count < 8) {
+      probe.bits = (probe.bits << 1) | (sdaLevel ? 1 : 0);
+      probe.count += 1;
+    } else if (!sclLevel && probe.scl && probe.count === 8 && !probe.acking) {
+      if (probe.bits >> 1 === OLED_ADDRESS) probe.acking = true;
+      else probe.count = -1;
+    } else if (!sclLevel && probe.scl && probe.acking && probe.count === 9) {
+      probe.acking = false;
+      probe.count = -1;
+    } else if (sclLevel && !probe.scl && probe.acking) {
+      probe.count = 9; // the ACK clock
+    }
+    sdaLevel = !drivenLow(sda) && !probe.acking;
+    probe.scl = sclLevel;
+    probe.sda = sdaLevel;
+    sda.setInputValue(sdaLevel);
+    scl.setInputValue(sclLevel);
+  };
+  sda.addListener(update);
+  scl.addListener(update);
+}
+
+// --- inputs ---
+function applyInput(input) {
+  if (input.kind === 'key') {
+    if (input.down) keysDown.add(input.pin);
+    else keysDown.delete(input.pin);
+    if (powered) mcu.gpio[input.pin].setInputValue(!input.down);
+  } else if (input.kind === 'cut') {
+    powerOff('power-cut');
+  } else if (input.kind === 'boot') {
+    powerOff('reset');
+    powerOn();
+  } else if (input.kind === 'tear') {
+    tearAfter = input.n;
+  } else if (input.kind === 'reload') {
+    if (powered) {
+      cdc.sendSerialByte(0x03);
+      reloadState = 'interrupting';
+      emit({ t: nowUs(), event: 'ctrl-c' });
+    }
+  }
+}
+
+function flushPio() {
+  if (pioWords.length && clock.nanos - pioLastNs > 50000) {
+    emit({ t: Math.round(pioLastNs / 1000), pio: pioWords });
+    pioWords = [];
+  }
+}
+
+// The hot loop: a burst of instructions up to the next check (inputs, alarms). In a function
+// of its own, with locals, so that V8 optimises it (module-level code it does not).
+function burst(core, clock, pio0, pio1, limit) {
+  const start = clock.nanos;
+  while (!core.waiting && clock.nanos < limit) {
+    const cycles = core.executeInstruction();
+    clock.tick(cycles * CYCLE_NS);
+    if (!pio0.stopped) for (let i = 0; i < cycles; i++) pio0.step();
+    if (!pio1.stopped) for (let i = 0; i < cycles; i++) pio1.step();
+    if (cutNow) break;
+  }
+  busyNs += clock.nanos - start;
+}
+
+// --- the run ---
+clock = new SimulationClock();
+powerOn();
+let nextCheckNs = 0;
+function nextInputNs() {
+  return nextInput < inputs.length ? inputs[nextInput].t * 1000 : Infinity;
+}
+let lastDebugNs = 0;
+const WINDOW_NS = 100e6;
+// Settled: the firmware reaches its loop's sleeps. Its idle loop keeps the CPU about 86% busy
+// (measured on the language screen); a step at work keeps it at 100%.
+const IDLE_SHARE = 0.95;
+let windowStartNs = 0;
+const busyWindows = [];
+for (;;) {
+  const now = clock.nanos;
+  if (now >= nextCheckNs || cutNow) {
+    if (cutNow) {
+      cutNow = false;
+      powerOff('cut during a flash operation');
+      // the scripted cut or boot that caused it still runs at its time
+    }
+    while (nextInput < inputs.length && inputs[nextInput].t * 1000 <= clock.nanos) {
+      applyInput(inputs[nextInput]);
+      nextInput += 1;
+    }
+    if (powered) flushPio();
+    if (clock.nanos >= windowStartNs + WINDOW_NS) {
+      // the CPU's busy share per 100 ms window: the board has settled when it has idled
+      busyWindows.push(busyNs / (clock.nanos - windowStartNs));
+      if (busyWindows.length > 100) busyWindows.shift();
+      if (process.env.PICO_DEBUG) process.stderr.write(`busy ${nowUs()} ${busyWindows.at(-1).toFixed(2)}\n`);
+      flushOut(); // a reader can follow the run
+      windowStartNs = clock.nanos;
+      busyNs = 0;
+    }
+    if (clock.nanos >= endNs && nextInput >= inputs.length) {
+      const quiet = clock.nanos - Math.max(lastI2cNs, endNs);
+      const recent = busyWindows.slice(-Math.round(settleNs / WINDOW_NS));
+      const idle = recent.length > 0 && recent.every((share) => share < IDLE_SHARE);
+      if (!powered || (quiet >= settleNs && idle) || clock.nanos >= maxNs) break;
+    }
+    if (process.env.PICO_DEBUG && powered && clock.nanos - lastDebugNs >= 1e9) {
+      lastDebugNs = clock.nanos;
+      process.stderr.write(`t=${nowUs()} pc=${mcu.core.PC.toString(16)} waiting=${mcu.core.waiting} pio=${mcu.pio[0].stopped},${mcu.pio[1].stopped} r=${Array.from(mcu.core.registers.slice(0,4)).map(x=>x.toString(16))} ins=${[-6,-4,-2,0,2,4].map(o=>mcu.readUint16(mcu.core.PC+o).toString(16))}\n`);
+    }
+    nextCheckNs = Math.min(nextInputNs(), clock.nanos + 1e6);
+  }
+  if (!powered) {
+    const target = Math.min(nextInputNs(), Math.max(endNs, clock.nanos));
+    if (target === Infinity || target <= clock.nanos) {
+      if (nextInput >= inputs.length) break;
+    }
+    clock.tick(Math.max(target - clock.nanos, 0));
+    nextCheckNs = clock.nanos;
+    continue;
+  }
+  const core = mcu.core;
+  if (core.waiting) {
+    // WFE with SEVONPEND: a pending interrupt ends the wait, enabled or masked
+    if (core.pendingInterrupts & core.enabledInterrupts) {
+      core.waiting = false;
+      continue;
+    }
+    const toAlarm = clock.nanosToNextAlarm;
+    const step = Math.max(Math.min(toAlarm, nextCheckNs - clock.nanos), CYCLE_NS);
+    clock.tick(step);
+    continue;
+  }
+  burst(core, clock, mcu.pio[0], mcu.pio[1], nextCheckNs);
+}
+if (powered) {
+  flushPio();
+  flash.set(mcu.flash.subarray(0, FLASH_SIZE));
+}
+emit({ t: nowUs(), event: 'end', flash: flashStats, powered });
+flushOut();
+closeSync(out);
+writeFileSync(plan.nvm_out, flash.subarray(NVM_OFFSET, NVM_OFFSET + NVM_SIZE));
