@@ -69,8 +69,8 @@ def records(rec):
         return False
     for mode in rec:
         v = rec[mode]
-        if mode == "last_setups":  # per mode [values, table settings]: the setup checks them
-            if type(v) is not dict or not fits(v, True):
+        if mode == "last_setups":  # per mode [values, table settings]: the setup form checks
+            if type(v) is not dict:  # each against its defaults when it opens (ui.setup)
                 return False
             continue
         if mode != "hortis" or type(v) is not dict or len(v) != 2:

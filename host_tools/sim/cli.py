@@ -79,8 +79,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from host_tools.pico.cli import run_pico
 
         return run_pico(args)
-    if args.uf2 is not None or args.py or args.drive is not None:
-        print("sim: --uf2, --py and --drive are for --board pico", file=sys.stderr)
+    if args.uf2 is not None or args.py:
+        print("sim: --uf2 and --py are for --board pico", file=sys.stderr)
         return 2
     try:
         board, script = _prepare(args)
