@@ -13,7 +13,7 @@ from potager.core import keys, persist, registry
 from potager.core.clock import OVERTIME, Clock, warning_stage
 from potager.core.compat import const
 from potager.core.crc import crc16
-from potager.core.engine import Engine
+from potager.core.engine import Engine, plain
 from potager.core.gestures import Gestures, ticks_diff
 from potager.power import ASLEEP, AWAKE, Power
 from potager.saving import Saving
@@ -374,18 +374,30 @@ class App:
         return True
 
     def undo(self):
+        # the message says what was undone, described on the state it comes back to
         if self.engine is not None and self.engine.undo():
-            self.say("undone")
+            self.say_step("undone", self.engine.step)
             self.mark_unsaved()
         else:
             self.refuse("nothing_to_undo")
 
     def redo(self):
-        if self.engine is not None and self.engine.redo():
-            self.say("redone")
-            self.mark_unsaved()
-        else:
-            self.refuse("nothing_to_redo")
+        # described on the state before the step is done again
+        engine = self.engine
+        if engine is not None and engine.redo_log:
+            text = self.describe(plain(engine.redo_log[-1][0]))
+            if engine.redo():
+                self.say_step("redone", None, text)
+                self.mark_unsaved()
+                return
+        self.refuse("nothing_to_redo")
+
+    def describe(self, action):
+        return registry.load("potager.ui.table").describe(self, action)
+
+    def say_step(self, key, action, text=None):
+        self.say(key)
+        self.message = self.message.replace("{}", self.describe(action) if text is None else text)
 
     def mark_unsaved(self):
         self.saving.mark(self.now)

@@ -9,11 +9,17 @@ An action is a tuple of three ints ``(op, a, b)``; ``op`` < 16 are table service
 every mode (``potager.core.table``), the rest belong to the game module. A game module
 provides ``reduce(state, action)``: it either changes ``state`` in place and returns None, or
 returns a reason (a text key) and leaves ``state`` untouched.
+
+An entry made of several actions (a form that collects several values) is one undo step:
+``apply_all`` logs the actions after the first with JOINED added to their op, and undo and
+redo take such a group whole. The log stays one flat list of actions (saved and replayed as
+ever); only the reducer never sees the flag.
 """
 
 from potager.core.compat import const
 
 LOG_LIMIT = const(48)
+JOINED = const(128)  # op flag: this action belongs to the undo step of the one before
 
 
 def _shallow(value):
@@ -56,13 +62,14 @@ class Engine:
         self.redo_log = []
         self.limit = limit
         self.revision = 0  # bumped on every change: drives saving and redrawing
+        self.step = None  # the first action of the step last undone or redone
         self.state = self.replay()
 
     def replay(self):
         """Rebuild the current state from the base and the log (undo, restore, recovery)."""
         state = clone(self.base)
         for action in self.log:
-            reason = self.rules.reduce(state, action)
+            reason = self.rules.reduce(state, plain(action))
             if reason is not None:
                 raise ValueError("log does not replay: " + str(reason))
         return state
@@ -75,30 +82,62 @@ class Engine:
         self.log.append(action)
         self.redo_log = []  # a new action forks history: redo no longer means anything
         if len(self.log) > self.limit:
-            self.rules.reduce(self.base, self.log.pop(0))
+            self.rules.reduce(self.base, plain(self.log.pop(0)))
+        self.revision += 1
+        return None
+
+    def apply_all(self, actions):
+        """Several actions as one undo step: all applied, or none (the first reason)."""
+        for i in range(len(actions)):
+            op, a, b = actions[i]
+            reason = self.rules.reduce(self.state, (op, a, b))
+            if reason is not None:
+                del self.log[len(self.log) - i :]
+                self.state = self.replay()
+                return reason
+            self.log.append((op | JOINED, a, b) if i else (op, a, b))
+        self.redo_log = []
+        while len(self.log) > self.limit:
+            self.rules.reduce(self.base, plain(self.log.pop(0)))
         self.revision += 1
         return None
 
     def undo(self):
+        """Undo the last step (self.step: its first action, for the message)."""
         if not self.log:
             return False
-        self.redo_log.append(self.log.pop())
+        group = [self.log.pop()]
+        while self.log and group[0][0] & JOINED:
+            group.insert(0, self.log.pop())
+        self.redo_log.append(group)
         self.state = self.replay()
         self.revision += 1
+        self.step = plain(group[0])
         return True
 
     def redo(self):
+        """Redo the last undone step (self.step as for undo)."""
         if not self.redo_log:
             return False
-        action = self.redo_log.pop()
-        if self.rules.reduce(self.state, action) is not None:
-            self.redo_log = []
-            return False
-        self.log.append(action)
+        group = self.redo_log.pop()
+        for action in group:
+            if self.rules.reduce(self.state, plain(action)) is not None:
+                self.redo_log = []
+                self.state = self.replay()
+                return False
+        self.log += group
         self.revision += 1
+        self.step = plain(group[0])
         return True
 
     def recover(self):
         """After a crash inside a reducer: the log holds only completed actions."""
         self.state = self.replay()
         self.revision += 1
+
+
+def plain(action):
+    """The action as its reducer knows it (without the JOINED flag)."""
+    if action[0] & JOINED:
+        return (action[0] - JOINED, action[1], action[2])
+    return action

@@ -60,4 +60,6 @@ r.path_too_long=Too long: 1..8 rising
 r.no_tie_to_break=No tie to break
 r.paths_to_enter=Paths still to enter
 r.tie_break_needed=Tie: enter species
+u.17=%q path
+u.18=%a %b species
 """

@@ -92,4 +92,10 @@ r.dt_overripe_uprooted=Overripe >6: uprooted
 r.dt_rotten_uprooted=Rotten <1: uprooted
 r.dt_six_slots_full=6 slots full: no 7th
 r.dt_solo_no_overdose=Solo: no Overdose
+u.16=%a vine=%b
+u.17=%p +1/3 heart
+u.18=%p -%n Karma
+u.19=%p %n dice on
+u.20=end of game
+u.21=dice left
 """

@@ -60,4 +60,12 @@ r.hc_shortage_done=Shortage: once only
 r.hc_not_round_end=Only at a round end
 r.hc_discard_range=Discards out of range
 r.hc_no_effect=Choose an effect
+u.16=%a card %d
+u.17=%a +%b compost
+u.18=%a spends
+u.19=%a shortage
+u.20=dice
+u.21=%a drops %b
+u.22=%q points
+u.23=to the scoring
 """

@@ -96,4 +96,12 @@ r.hortis_not_mouse=Pawn: on a mouse face
 r.hortis_mouse_stays=Mouse: only the pawn
 r.hortis_on_split=Already on split zone
 r.hortis_dice_left=Dice left: no pawn
+u.16=%a new die
+u.17=%a mouse face
+u.18=%a die up
+u.19=%a split zone
+u.20=%a die back
+u.21=%a mouse pawn
+u.22=%a pawn out
+u.23=count
 """

@@ -61,4 +61,6 @@ r.path_too_long=Trop long : 1..8
 r.no_tie_to_break=Pas d'égalité
 r.paths_to_enter=Sentiers à saisir
 r.tie_break_needed=Égalité : espèces ?
+u.17=%q chemin
+u.18=%a %b espèces
 """

@@ -92,4 +92,10 @@ r.dt_overripe_uprooted=Trop mûr >6 : arraché
 r.dt_rotten_uprooted=Pourri <1 : arraché
 r.dt_six_slots_full=6 cases : pas de 7e
 r.dt_solo_no_overdose=Solo : sans surdosage
+u.16=%a vigne=%b
+u.17=%p +1/3 cœur
+u.18=%p -%n Karma
+u.19=%p %n dés passés
+u.20=fin de partie
+u.21=dés restants
 """

@@ -59,4 +59,12 @@ r.hc_shortage_done=Pénurie déjà prise
 r.hc_not_round_end=En fin de manche
 r.hc_discard_range=Défausse hors limites
 r.hc_no_effect=Choisissez un effet
+u.16=%a carte %d
+u.17=%a +%b compost
+u.18=%a dépense
+u.19=%a pénurie
+u.20=dés
+u.21=%a défausse %b
+u.22=%q points
+u.23=au décompte
 """

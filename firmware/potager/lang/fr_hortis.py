@@ -96,4 +96,12 @@ r.hortis_not_mouse=Chipie : face souris
 r.hortis_mouse_stays=Souris : Chipie seule
 r.hortis_on_split=Déjà sur zone divisée
 r.hortis_dice_left=Il reste des dés
+u.16=%a nouveau dé
+u.17=%a face souris
+u.18=%a dé monte
+u.19=%a zone div.
+u.20=%a dé rendu
+u.21=%a pion souris
+u.22=%a pion sorti
+u.23=décompte
 """
