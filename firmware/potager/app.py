@@ -52,6 +52,7 @@ class App:
         self.texts = lang.Texts([])
         self.now = now
         self.message = None
+        self.message_on = None
         self.message_until = 0
         self.flash_until = 0
         self.flashing = False
@@ -206,9 +207,16 @@ class App:
             self.draw_leds()
 
     def draw(self):
-        rows = list(self.screen().rows(self))
+        screen = self.screen()
         if self.message is not None:
-            rows[view.ROWS - 1] = view.fit(self.message, view.COLS)
+            # a message belongs to the screen it was first shown on: gone with it
+            if self.message_on is None:
+                self.message_on = screen
+            elif self.message_on is not screen:
+                self.message = None
+        rows = list(screen.rows(self))
+        if self.message is not None:
+            rows[screen.message_row(self, rows)] = view.fit(self.message, view.COLS)
         self.screen_rows = rows
         self.display.show(rows)
         self.draw_leds()
@@ -298,6 +306,7 @@ class App:
     def say(self, key, error=False):
         """A message on the bottom row for a moment; an error also flashes the ring red."""
         self.message = self.tr(key)
+        self.message_on = None  # the screen on top at the next drawing
         self.message_until = self.now + MESSAGE_MS
         if error:
             self.flashing = True
@@ -366,6 +375,16 @@ class App:
     def act(self, action):
         """Apply an action through the reducer; a refusal is shown, never silent."""
         reason = self.engine.apply(action) if self.engine is not None else "bad_action"
+        if reason is not None:
+            self.refuse(reason)
+            return False
+        self.mark_unsaved()
+        self.dirty = True
+        return True
+
+    def act_all(self, actions):
+        """Several actions as one undo step (all or none); a refusal is shown."""
+        reason = self.engine.apply_all(actions) if self.engine is not None else "bad_action"
         if reason is not None:
             self.refuse(reason)
             return False
