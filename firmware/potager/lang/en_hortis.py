@@ -70,7 +70,7 @@ hortis.new_best=New best!
 hortis.last=Last results:
 hortis.help_row=dice colour
 hortis.help_die=die
-hortis.help_ok=what happened
+hortis.help_ok=new die / up
 hortis.help_card=next card
 hortis.help_mouse=mouse face
 hortis.help_split=on split zone
@@ -104,4 +104,5 @@ u.20=%a die back
 u.21=%a mouse pawn
 u.22=%a pawn out
 u.23=count
+hortis.help_events=all events
 """

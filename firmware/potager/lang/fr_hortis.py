@@ -70,7 +70,7 @@ hortis.new_best=Nouveau record !
 hortis.last=Dernières parties :
 hortis.help_row=couleur de dé
 hortis.help_die=dé
-hortis.help_ok=ce qui arrive
+hortis.help_ok=nouveau/monte
 hortis.help_card=carte suivante
 hortis.help_mouse=face souris
 hortis.help_split=zone divisée
@@ -104,4 +104,5 @@ u.20=%a dé rendu
 u.21=%a pion souris
 u.22=%a pion sorti
 u.23=décompte
+hortis.help_events=tous les cas
 """

@@ -31,10 +31,7 @@ class SetupScreen(Screen):
             if reason is not None:
                 app.refuse(reason)
         elif key == keys.OK and kind == SHORT:
-            if self.cursor < count - 1:
-                self.cursor = count - 1  # OK on a field jumps to Start
-            else:
-                app.start_game(self.mode, self.ui.new_state(self.values))
+            app.start_game(self.mode, self.ui.new_state(self.values))  # from any field
         else:
             Screen.on_key(self, app, key, kind)
         app.changed()
