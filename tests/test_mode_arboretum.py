@@ -51,7 +51,7 @@ PATHS = {
 
 ENGLISH = "press DOWN\npress OK\n"
 ARBORETUM = "press DOWN\n" * 4 + "press OK\n"  # the 5th mode on the home screen
-START = "press OK\npress OK\n"  # OK on a field jumps to Start; OK starts
+START = "press OK\n"  # OK on any field starts
 MAPLE = "press DOWN\n" * 12 + "press RIGHT\n"  # species #8 (a field after 2 + 3 colours)
 
 

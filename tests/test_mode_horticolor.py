@@ -41,7 +41,6 @@ press DOWN
 press DOWN
 press OK         # Horticolor
 press LEFT       # 3 players
-press OK         # to Start
 press OK         # start: round 1, the draft
 """
 

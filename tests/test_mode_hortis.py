@@ -31,7 +31,7 @@ LANG = ROOT / "firmware" / "potager" / "lang"
 ENGLISH = "press DOWN\npress OK\n"
 HORTIS = "press DOWN\n" * 3 + "press OK\n"  # the 4th mode on the home screen
 LIVE = "press DOWN\npress RIGHT\n"  # Count: quick -> live
-START = "press OK\npress OK\n"  # OK on a field jumps to Start; OK starts
+START = "press OK\n"  # OK on any field starts
 TO_RESULT_END = "press UP\n" * 3  # from the first row of a result: End game (no recipes)
 
 # The demo (docs/scripts/hortis.txt) is the live count up to card 8; then card 9 and the end:

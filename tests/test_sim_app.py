@@ -19,7 +19,6 @@ wait 300
 press DOWN       # first boot: English
 press OK
 press OK         # Free score
-press OK         # to Start
 press OK         # 4 players
 """
 

@@ -13,7 +13,7 @@ from potager.core import keys, persist, registry
 from potager.core.clock import OVERTIME, Clock, warning_stage
 from potager.core.compat import const
 from potager.core.crc import crc16
-from potager.core.engine import Engine, plain
+from potager.core.engine import Engine
 from potager.core.gestures import Gestures, ticks_diff
 from potager.power import ASLEEP, AWAKE, Power
 from potager.saving import Saving
@@ -52,7 +52,7 @@ class App:
         self.texts = lang.Texts([])
         self.now = now
         self.message = None
-        self.message_on = None
+        self.shown = None
         self.message_until = 0
         self.flash_until = 0
         self.flashing = False
@@ -210,9 +210,9 @@ class App:
         screen = self.screen()
         if self.message is not None:
             # a message belongs to the screen it was first shown on: gone with it
-            if self.message_on is None:
-                self.message_on = screen
-            elif self.message_on is not screen:
+            if self.shown is None:
+                self.shown = screen
+            elif self.shown is not screen:
                 self.message = None
         rows = list(screen.rows(self))
         if self.message is not None:
@@ -306,7 +306,7 @@ class App:
     def say(self, key, error=False):
         """A message on the bottom row for a moment; an error also flashes the ring red."""
         self.message = self.tr(key)
-        self.message_on = None  # the screen on top at the next drawing
+        self.shown = None  # the screen on top at the next drawing
         self.message_until = self.now + MESSAGE_MS
         if error:
             self.flashing = True
@@ -374,6 +374,7 @@ class App:
 
     def act(self, action):
         """Apply an action through the reducer; a refusal is shown, never silent."""
+        # (a list of actions: one undo step)
         reason = self.engine.apply(action) if self.engine is not None else "bad_action"
         if reason is not None:
             self.refuse(reason)
@@ -382,41 +383,17 @@ class App:
         self.dirty = True
         return True
 
-    def act_all(self, actions):
-        """Several actions as one undo step (all or none); a refusal is shown."""
-        reason = self.engine.apply_all(actions) if self.engine is not None else "bad_action"
-        if reason is not None:
-            self.refuse(reason)
-            return False
-        self.mark_unsaved()
-        self.dirty = True
-        return True
-
-    def undo(self):
-        # the message says what was undone, described on the state it comes back to
-        if self.engine is not None and self.engine.undo():
-            self.say_step("undone", self.engine.step)
+    def undo(self, redo=False):
+        # the message says what was undone (or redone): potager.ui.undo, imported for it
+        done = registry.load("potager.ui.undo").step(self, redo)
+        registry.forget("potager.ui.undo")
+        if done:
             self.mark_unsaved()
         else:
-            self.refuse("nothing_to_undo")
+            self.refuse("nothing_to_redo" if redo else "nothing_to_undo")
 
     def redo(self):
-        # described on the state before the step is done again
-        engine = self.engine
-        if engine is not None and engine.redo_log:
-            text = self.describe(plain(engine.redo_log[-1][0]))
-            if engine.redo():
-                self.say_step("redone", None, text)
-                self.mark_unsaved()
-                return
-        self.refuse("nothing_to_redo")
-
-    def describe(self, action):
-        return registry.load("potager.ui.table").describe(self, action)
-
-    def say_step(self, key, action, text=None):
-        self.say(key)
-        self.message = self.message.replace("{}", self.describe(action) if text is None else text)
+        self.undo(True)
 
     def mark_unsaved(self):
         self.saving.mark(self.now)

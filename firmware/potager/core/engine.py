@@ -11,15 +11,15 @@ provides ``reduce(state, action)``: it either changes ``state`` in place and ret
 returns a reason (a text key) and leaves ``state`` untouched.
 
 An entry made of several actions (a form that collects several values) is one undo step:
-``apply_all`` logs the actions after the first with JOINED added to their op, and undo and
-redo take such a group whole. The log stays one flat list of actions (saved and replayed as
-ever); only the reducer never sees the flag.
+``apply`` given a list logs the actions after the first with 128 (JOINED) added to their op,
+and undo and redo take such a group whole. The log stays one flat list of actions (saved and
+replayed as ever); the reducer never sees the flag, and ``step`` (the first action of the
+step last undone or redone, for its message) never carries it.
 """
 
 from potager.core.compat import const
 
 LOG_LIMIT = const(48)
-JOINED = const(128)  # op flag: this action belongs to the undo step of the one before
 
 
 def _shallow(value):
@@ -68,66 +68,61 @@ class Engine:
     def replay(self):
         """Rebuild the current state from the base and the log (undo, restore, recovery)."""
         state = clone(self.base)
-        for action in self.log:
-            reason = self.rules.reduce(state, plain(action))
+        for op, a, b in self.log:
+            reason = self.rules.reduce(state, (op & 127, a, b))
             if reason is not None:
                 raise ValueError("log does not replay: " + str(reason))
         return state
 
     def apply(self, action):
-        """Apply one action; return None, or the reason it was refused (state unchanged)."""
-        reason = self.rules.reduce(self.state, action)
-        if reason is not None:
-            return reason
-        self.log.append(action)
-        self.redo_log = []  # a new action forks history: redo no longer means anything
-        if len(self.log) > self.limit:
-            self.rules.reduce(self.base, plain(self.log.pop(0)))
-        self.revision += 1
-        return None
-
-    def apply_all(self, actions):
-        """Several actions as one undo step: all applied, or none (the first reason)."""
-        for i in range(len(actions)):
-            op, a, b = actions[i]
+        # One action, or a list of them as one undo step (all or none): None, or the reason it
+        # was refused (state unchanged).
+        if type(action) is not list:
+            action = [action]
+        for i in range(len(action)):
+            op, a, b = action[i]
             reason = self.rules.reduce(self.state, (op, a, b))
             if reason is not None:
-                del self.log[len(self.log) - i :]
-                self.state = self.replay()
+                if i:
+                    del self.log[len(self.log) - i :]
+                    self.state = self.replay()
                 return reason
-            self.log.append((op | JOINED, a, b) if i else (op, a, b))
-        self.redo_log = []
+            self.log.append((op + 128, a, b) if i else (op, a, b))  # 128: JOINED
+        self.redo_log = []  # a new action forks history: redo no longer means anything
         while len(self.log) > self.limit:
-            self.rules.reduce(self.base, plain(self.log.pop(0)))
+            op, a, b = self.log.pop(0)
+            self.rules.reduce(self.base, (op & 127, a, b))
         self.revision += 1
         return None
 
     def undo(self):
-        """Undo the last step (self.step: its first action, for the message)."""
+        # The last step undone; self.step: its first action, for the message.
         if not self.log:
             return False
         group = [self.log.pop()]
-        while self.log and group[0][0] & JOINED:
+        while self.log and group[0][0] & 128:
             group.insert(0, self.log.pop())
         self.redo_log.append(group)
         self.state = self.replay()
         self.revision += 1
-        self.step = plain(group[0])
+        op, a, b = group[0]
+        self.step = (op & 127, a, b)
         return True
 
     def redo(self):
-        """Redo the last undone step (self.step as for undo)."""
+        # The last step undone done again; self.step as for undo.
         if not self.redo_log:
             return False
         group = self.redo_log.pop()
-        for action in group:
-            if self.rules.reduce(self.state, plain(action)) is not None:
+        for op, a, b in group:
+            if self.rules.reduce(self.state, (op & 127, a, b)) is not None:
                 self.redo_log = []
                 self.state = self.replay()
                 return False
         self.log += group
         self.revision += 1
-        self.step = plain(group[0])
+        op, a, b = group[0]
+        self.step = (op & 127, a, b)
         return True
 
     def recover(self):
@@ -135,9 +130,3 @@ class Engine:
         self.state = self.replay()
         self.revision += 1
 
-
-def plain(action):
-    """The action as its reducer knows it (without the JOINED flag)."""
-    if action[0] & JOINED:
-        return (action[0] - JOINED, action[1], action[2])
-    return action

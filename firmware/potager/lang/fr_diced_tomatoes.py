@@ -92,10 +92,17 @@ r.dt_overripe_uprooted=Trop mûr >6 : arraché
 r.dt_rotten_uprooted=Pourri <1 : arraché
 r.dt_six_slots_full=6 cases : pas de 7e
 r.dt_solo_no_overdose=Solo : sans surdosage
-u.16=%a vigne=%b
-u.17=%p +1/3 cœur
-u.18=%p -%n Karma
-u.19=%p %n dés passés
-u.20=fin de partie
-u.21=dés restants
+u.undo_op_16=%a vigne=%b
+u.undo_op_17=%p +1/3 cœur
+u.undo_op_18=%p -%n Karma
+u.undo_op_19=%p %n dés passés
+u.undo_op_20=fin de partie
+u.undo_op_21=dés restants
+dt.help_seed=dé graine -/+
+dt.help_black=un dé noir
+dt.help_gold=un dé doré
+dt.help_harvest_turn=récolte, tour
+dt.help_next_record=suivant/fin
+r.dt_golden_sun_off=Soleil d'or désactivé
+dt.help_three_dice=±3 dés
 """

@@ -79,7 +79,7 @@ class SpeciesScreen(Screen):
             out = [] if was < 0 else [(arboretum.HAND, s * 4 + was, h[s * n + was] ^ bit)]
             if to >= 0:
                 out.append((arboretum.HAND, s * 4 + to, h[s * n + to] | bit))
-            reason = app.engine.apply_all(out)
+            reason = app.engine.apply(out)
             if reason is None:
                 app.mark_unsaved()
                 break

@@ -6,9 +6,11 @@
 # Draft: what to deal (TURN starts the mixes). Mixes: a row per player "▶♥P1* C 2  V 3  2/4"
 # (cursor, symbol, seat, * = active, compost tokens, validated cards, validated of the cards in
 # play this round); the header has the round, the mixes phase (! = the round stops after it)
-# and the shared supply left; UP/DOWN a player; RIGHT a card validated (then its bonus), held:
-# one taken back; LEFT spend compost, held: the mix helper (dice); TURN ends the phase (the
-# active role passes on), held: the active player's shortage. Round end: each player's
+# and the shared supply left; UP/DOWN a player; RIGHT a card validated, held: with +1 compost
+# (its bonus) and one more each repeat, then the cursor on to the next player; LEFT spend
+# compost (or take a card back), held: the
+# mix helper (dice); TURN ends the phase (the active role passes on), held: the active
+# player's shortage. Round end: each player's
 # discards (LEFT/RIGHT); TURN the next round. Final scoring: each player's points and total
 # (* = the winner so far); RIGHT a player's points; TURN records the result. BACK undo (held:
 # redo), OK the menu (held: help), as in every mode.
@@ -29,21 +31,21 @@ from potager.ui import table
 # isort: split
 from potager.core import keys
 from potager.core.games import horticolor as rules
-from potager.core.gestures import LONG, SHORT
+from potager.core.gestures import LONG, REPEAT, SHORT
 from potager.core.table import NEXT
-from potager.ui.horticolor_acts import BonusScreen, PointsScreen, SpendScreen, warn
+from potager.ui.horticolor_acts import PointsScreen, SpendList, warn
 from potager.ui.horticolor_dice import MixScreen
 from potager.ui.screens import ConfirmScreen
 from potager.ui.view import COLS, CURSOR, fit, player_tag, right, split
 
 # each phase's keys for the help screen (then undo, redo, menu, help); the arrows' labels
 # come from one string (a shorter string in the code would stay in RAM for good)
-words = ["→", "→~", "←", "←~"]
+words = ["→", "→~", "←", "←~", "C V"]
 entries = (
     (("TURN", "hc.help_mixes"),),
     (("↑↓", "hc.help_player"), (words[0], "hc.help_valid"), (words[1], "hc.help_unvalid"))
     + ((words[2], "hc.help_spend"), (words[3], "hc.help_dice"), ("TURN", "hc.help_phase"))
-    + (("TURN~", "hc.help_shortage"),),
+    + (("TURN~", "hc.help_shortage"), (words[4][0], "hc.help_c"), (words[4][2], "hc.help_v")),
     (("↑↓", "hc.help_player"), ("←→", "hc.help_drop"), ("TURN", "hc.help_round")),
     (("↑↓", "hc.help_player"), (words[0], "hc.help_points"), ("TURN", "hc.help_finish")),
 )
@@ -74,6 +76,7 @@ def new_state(values):
 
 class GameScreen(table.GameScreen):
     def __init__(self, app):
+        self.count = self.held = 0  # the hold of RIGHT going on: compost gained, player
         self.follow(app.engine.state)
 
     def follow(self, state):
@@ -87,6 +90,8 @@ class GameScreen(table.GameScreen):
         if key in (keys.UP, keys.DOWN):
             if kind == SHORT:
                 self.cursor = (self.cursor + (1 if key == keys.DOWN else -1)) % state["n"]
+        elif key == keys.RIGHT and kind in (LONG, REPEAT) and state["ph"] == rules.MIXES:
+            self.gain(app, state, kind == LONG)
         elif key in (keys.LEFT, keys.RIGHT):
             if kind in (SHORT, LONG):
                 self.change(app, state, 1 if key == keys.RIGHT else -1, kind == LONG)
@@ -112,6 +117,8 @@ class GameScreen(table.GameScreen):
         if app.engine is not None:  # (undo and redo replace the state)
             state = app.engine.state
             if self.mark != (state["act"], state["ph"]):
+                if key == keys.TURN and state["ph"] == rules.FINAL:
+                    app.push(PointsScreen(0))  # the last phase is over: the points at once
                 self.follow(state)
         return True
 
@@ -126,15 +133,41 @@ class GameScreen(table.GameScreen):
         elif state["ph"] == rules.FINAL:
             if not held:
                 app.push(PointsScreen(p))
-        elif delta > 0 and held:
-            app.act((rules.VALID, p, -1))
         elif delta > 0:
             if app.act((rules.VALID, p, 1)):
-                app.push(BonusScreen(app, p))
+                self.valid(app, state, p, "")
         elif held:
-            app.push(MixScreen())
+            app.push(MixScreen(app))
         else:
-            app.push(SpendScreen(p))
+            app.push(SpendList(p))
+
+    def gain(self, app, state, first):
+        # RIGHT held: a card validated with +1 compost (its bonus), +1 more at each repeat; the
+        # whole hold is one undo step (the last one replaced by one with more compost).
+        if first:
+            self.count = 0
+            self.held = self.cursor
+        p = self.held
+        if self.count:
+            app.engine.undo()
+        if app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count + 1)]):
+            self.count += 1
+            self.valid(app, state, p, " +" + str(self.count) + " " + app.tr("hc.compost_word"))
+            warn(app)
+        elif self.count:
+            app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count)])  # the limit
+
+    def valid(self, app, state, p, text):
+        # After a card validated: what it did, and the cursor on to the next player.
+        if state["vr"][p] == state["nc"][p]:
+            text += " " + app.tr("hc.all_valid")  # the round stops after this phase
+        else:
+            text = " " + str(state["vr"][p]) + "/" + str(state["nc"][p]) + text
+        app.say(player_tag(state, p) + text)
+        self.cursor = (p + 1) % state["n"]
+
+    def message_row(self, app, rows):
+        return 0 if app.engine.state["n"] == 4 else 4  # 4 players: every row used
 
     def rows(self, app):
         state = app.engine.state

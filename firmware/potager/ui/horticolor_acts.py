@@ -1,15 +1,15 @@
 """Horticolor's player screens: compost, a validated card's bonus, the final points."""
-# Spending: 1, 2 or 4 tokens named by their effect, combined (3 = colour + value, 10 = two
-# marbles + value); more than the player holds is refused. The bonus of a validated card:
-# compost, a free marble (a reminder: the device does not see the cards), another card
-# validated (they cascade). The final points: card points, Synergy, Earthworms (the players
-# count them from their cards) and the validated cards (tracked in play; the tie-break);
-# LEFT/RIGHT -1/+1, held -10/+10. (Imported with horticolor.py: see there on RAM.)
+# Spending: the usual spends in a list (SpendList), or 1, 2 or 4 tokens named by their effect,
+# combined (3 = colour + value, 10 = two marbles + value: SpendScreen); more than the player
+# holds is refused. The final points: card points, Synergy, Earthworms (the players count them
+# from their cards) and the validated cards (tracked in play; the tie-break); LEFT/RIGHT -1/+1,
+# held -10/+10, OK the next field, then the next player. (Imported with horticolor.py: see
+# there on RAM.)
 
 from potager.core import keys
 from potager.core.games import horticolor as rules
 from potager.core.gestures import SHORT
-from potager.ui.screens import ListScreen
+from potager.ui.screens import ConfirmScreen, ListScreen
 from potager.ui.view import COLS, fit, player_tag, right, split
 
 
@@ -64,39 +64,34 @@ class SpendScreen(ListScreen):
             app.say("hc.compost_spent")
 
 
-class BonusScreen(ListScreen):
-    # A card was validated: its bonus, if any. Validating another card stays here.
+class SpendList(ListScreen):
+    # LEFT: the usual spends by their cost (1 colour, 2 value, 3 both, 4 marble), any other
+    # mix of effects (SpendScreen), or a validated card taken back.
 
-    def __init__(self, app, player):
+    HELP: tuple = (("↑↓", "h.move"), ("OK", "hc.help_spend_ok"), ("BACK", "h.back"))
+
+    def __init__(self, player):
         ListScreen.__init__(self)
         self.player = player
-        self.check(app)
-
-    def check(self, app):
-        # The player has validated all their cards: the round stops after this phase.
-        state = app.engine.state
-        if state["vr"][self.player] == state["nc"][self.player]:
-            app.say(player_tag(state, self.player) + " " + app.tr("hc.all_valid"))
 
     def title(self, app):
-        return player_tag(app.engine.state, self.player) + " " + app.tr("hc.bonus_title")
+        state = app.engine.state
+        text = player_tag(state, self.player) + " " + app.tr("hc.compost_of") + " "
+        return text + str(state["cp"][self.player])
 
     def items(self, app):
-        return app.tr("hc.bonus_lines").split("|")
+        return app.tr("hc.spend_lines").split("|")
 
     def choose(self, app, index):
-        if index == 0:
-            app.pop()
-        elif index <= 3:  # take 1, 2 or 3 compost
-            if app.act((rules.GAIN, self.player, index)):
+        p = self.player
+        if index == 4:
+            app.replace(SpendScreen(p))
+        elif index == 5:
+            if app.act((rules.VALID, p, -1)):
                 app.pop()
-                warn(app)
-        elif index == 4:
+        elif app.act((rules.SPEND, p, (1, 16, 17, 256)[index])):
             app.pop()
-            app.say("hc.free_marble")  # the device does not see the cards: a reminder
-        elif app.act((rules.VALID, self.player, 1)):
-            self.cursor = 0  # that card's bonus next
-            self.check(app)
+            app.say("hc.compost_spent")
 
 
 class PointsScreen(ListScreen):
@@ -137,4 +132,13 @@ class PointsScreen(ListScreen):
         app.changed()
 
     def choose(self, app, index):
-        app.pop()
+        # OK: the next field; after the Earthworms, the next player's points; after the last
+        # player's, the end of the game (confirmed)
+        if index < 2:
+            self.cursor += 1
+        elif self.player + 1 < app.engine.state["n"]:
+            app.replace(PointsScreen(self.player + 1))
+        else:
+            app.pop()
+            game = app.screen()
+            app.push(ConfirmScreen("q.end", lambda: game.finish(app)))

@@ -163,30 +163,3 @@ def ring_leds(app, out):
             level = NEXT_LEVEL if p == upcoming else SEAT_LEVEL
         out[state["seat"][p]] = view.dim(rgb, level)
 
-
-def describe(app, action):
-    """What an action did, in a few words ("●P2 +5"): the undo and redo messages. The mode's
-    texts hold a template per op, "u.<op>" (table ops in the shared texts), where %p is the
-    active player, %a player a, %q player a % 4, %n the number a, %b the number b and %d b
-    with its sign; a mode with more to say has describe(app, action) in its screens' module."""
-    op, a, b = action
-    own = getattr(registry.screens(app.mode), "describe", None)
-    text = own(app, action) if own is not None else None
-    if text is not None:
-        return text
-    text = app.tr("u." + str(op))
-    if text == "u." + str(op):
-        return app.tr("u.other")
-    state = app.engine.state
-    n = state["n"]
-    for mark, value in (
-        ("%p", view.player_tag(state, state["act"])),
-        ("%a", view.player_tag(state, a) if 0 <= a < n else ""),
-        ("%q", view.player_tag(state, a % 4) if a % 4 < n else ""),
-        ("%n", str(a)),
-        ("%b", str(b)),
-        ("%d", ("+" if b > 0 else "") + str(b)),
-    ):
-        if mark in text:
-            text = text.replace(mark, value)
-    return text
