@@ -93,9 +93,9 @@ r.dt_rotten_uprooted=Rotten <1: uprooted
 r.dt_six_slots_full=6 slots full: no 7th
 r.dt_solo_no_overdose=Solo: no Overdose
 u.undo_op_16=%a vine=%b
-u.undo_op_17=%p +1/3 heart
+u.undo_op_17=%p 1/3 heart
 u.undo_op_18=%p -%n Karma
-u.undo_op_19=%p %n dice on
+u.undo_op_19=%p %n dice →
 u.undo_op_20=end of game
 u.undo_op_21=dice left
 dt.help_seed=seed die -/+
