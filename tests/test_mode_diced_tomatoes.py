@@ -383,7 +383,7 @@ def test_dice_not_placed_remind_the_next_player():
     assert state(board)["held"] == 2
     assert board.rows()[4].startswith("♥P1 2 dice → ●P2")
     board.script("press BACK")  # undone: one die
-    assert state(board)["held"] == 1 and board.rows()[4].startswith("Undone: ♥P1 2 dice on")
+    assert state(board)["held"] == 1 and board.rows()[4].startswith("Undone: ♥P1 2 dice →")
     board.script("hold LEFT 600\nhold LEFT 600\nhold LEFT 600")  # 3 + 0 rolled at most
     assert board.rows()[4].startswith("More than were rolled")
     assert state(board)["held"] == 3

@@ -200,7 +200,7 @@ class App:
                 self.dirty = True
                 self.warn(now)
         if self.message is not None and ticks_diff(now, self.message_until) >= 0:
-            self.message = None
+            self.message = self.shown = None  # (a screen kept would keep its module's RAM)
             self.dirty = True
         if self.flashing and ticks_diff(now, self.flash_until) >= 0:
             self.flashing = False
@@ -213,7 +213,7 @@ class App:
             if self.shown is None:
                 self.shown = screen
             elif self.shown is not screen:
-                self.message = None
+                self.message = self.shown = None
         rows = list(screen.rows(self))
         if self.message is not None:
             rows[screen.message_row(self, rows)] = view.fit(self.message, view.COLS)
@@ -343,7 +343,7 @@ class App:
     def close_game(self, screen):
         """The game in progress is dropped (after the players confirmed)."""
         mode = self.mode
-        self.engine = self.mode = None
+        self.engine = self.mode = self.shown = None
         self.mark_unsaved()
         self.reset_to(screen)
         if mode is not None:

@@ -67,7 +67,7 @@ u.undo_op_22=%q points
 u.undo_op_23=final scoring
 hc.spend_lines=1 Ignore a colour|2 A value ±1|3 Colour + value|4 A free marble|Other mix…|Take a card back
 hc.card_valid=card
-hc.compost_word=compost
-hc.help_c=compost tokens
-hc.help_v=validated cards
+hc.gain_text=+{} compost
+hc.help_compost=compost tokens
+hc.help_validated=validated cards
 """

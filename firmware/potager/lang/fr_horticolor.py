@@ -66,7 +66,7 @@ u.undo_op_22=%q points
 u.undo_op_23=au décompte
 hc.spend_lines=1 Ignorer couleur|2 Une valeur ±1|3 Couleur + valeur|4 Une bille gratuite|Autre mélange…|Reprendre une carte
 hc.card_valid=carte
-hc.compost_word=compost
-hc.help_c=jetons compost
-hc.help_v=cartes validées
+hc.gain_text=+{} compost
+hc.help_compost=jetons compost
+hc.help_validated=cartes validées
 """

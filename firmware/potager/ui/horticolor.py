@@ -33,7 +33,7 @@ from potager.core import keys
 from potager.core.games import horticolor as rules
 from potager.core.gestures import LONG, REPEAT, SHORT
 from potager.core.table import NEXT
-from potager.ui.horticolor_acts import PointsScreen, SpendList, warn
+from potager.ui.horticolor_acts import PointsScreen, SpendScreen, warn
 from potager.ui.horticolor_dice import MixScreen
 from potager.ui.screens import ConfirmScreen
 from potager.ui.view import COLS, CURSOR, fit, player_tag, right, split
@@ -45,7 +45,7 @@ entries = (
     (("TURN", "hc.help_mixes"),),
     (("↑↓", "hc.help_player"), (words[0], "hc.help_valid"), (words[1], "hc.help_unvalid"))
     + ((words[2], "hc.help_spend"), (words[3], "hc.help_dice"), ("TURN", "hc.help_phase"))
-    + (("TURN~", "hc.help_shortage"), (words[4][0], "hc.help_c"), (words[4][2], "hc.help_v")),
+    + (("TURN~", "hc.help_shortage"), (words[4][0], "hc.help_compost"), (words[4][2], "hc.help_validated")),
     (("↑↓", "hc.help_player"), ("←→", "hc.help_drop"), ("TURN", "hc.help_round")),
     (("↑↓", "hc.help_player"), (words[0], "hc.help_points"), ("TURN", "hc.help_finish")),
 )
@@ -90,11 +90,11 @@ class GameScreen(table.GameScreen):
         if key in (keys.UP, keys.DOWN):
             if kind == SHORT:
                 self.cursor = (self.cursor + (1 if key == keys.DOWN else -1)) % state["n"]
-        elif key == keys.RIGHT and kind in (LONG, REPEAT) and state["ph"] == rules.MIXES:
-            self.gain(app, state, kind == LONG)
+        elif key == keys.RIGHT and kind == REPEAT and state["ph"] == rules.MIXES:
+            self.change(app, state, 1, 2)
         elif key in (keys.LEFT, keys.RIGHT):
             if kind in (SHORT, LONG):
-                self.change(app, state, 1 if key == keys.RIGHT else -1, kind == LONG)
+                self.change(app, state, 1 if key == keys.RIGHT else -1, kind - SHORT)
         elif key == keys.TURN and kind == SHORT:
             if state["ph"] == rules.FINAL:
                 app.push(ConfirmScreen("q.end", lambda: self.finish(app)))
@@ -123,7 +123,8 @@ class GameScreen(table.GameScreen):
         return True
 
     def change(self, app, state, delta, held):
-        # LEFT (delta -1) or RIGHT (+1), short or held, for the player under the cursor.
+        # LEFT (delta -1) or RIGHT (+1) for the player under the cursor; held: 0 a short press,
+        # 1 a hold, 2 its repeats.
         p = self.cursor
         if state["ph"] == rules.DRAFT:
             app.refuse("hc_in_draft")
@@ -133,34 +134,34 @@ class GameScreen(table.GameScreen):
         elif state["ph"] == rules.FINAL:
             if not held:
                 app.push(PointsScreen(p))
+        elif delta > 0 and held:
+            # RIGHT held: a card validated with +1 compost (its bonus), +1 more at each repeat;
+            # the whole hold is one undo step (the last one replaced by one with more compost)
+            if held == 1:
+                self.count = 0
+                self.held = p
+            p = self.held
+            if self.count:
+                app.engine.undo()
+            if app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count + 1)]):
+                self.count += 1
+                text = " " + app.tr("hc.gain_text").replace("{}", str(self.count))
+                self.check(app, state, p, text)
+                warn(app)
+            elif self.count:
+                app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count)])  # the limit
         elif delta > 0:
             if app.act((rules.VALID, p, 1)):
-                self.valid(app, state, p, "")
+                self.check(app, state, p, "")
         elif held:
             app.push(MixScreen(app))
         else:
-            app.push(SpendList(p))
+            app.push(SpendScreen(p))
 
-    def gain(self, app, state, first):
-        # RIGHT held: a card validated with +1 compost (its bonus), +1 more at each repeat; the
-        # whole hold is one undo step (the last one replaced by one with more compost).
-        if first:
-            self.count = 0
-            self.held = self.cursor
-        p = self.held
-        if self.count:
-            app.engine.undo()
-        if app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count + 1)]):
-            self.count += 1
-            self.valid(app, state, p, " +" + str(self.count) + " " + app.tr("hc.compost_word"))
-            warn(app)
-        elif self.count:
-            app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count)])  # the limit
-
-    def valid(self, app, state, p, text):
+    def check(self, app, state, p, text):
         # After a card validated: what it did, and the cursor on to the next player.
         if state["vr"][p] == state["nc"][p]:
-            text += " " + app.tr("hc.all_valid")  # the round stops after this phase
+            text = " " + app.tr("hc.all_valid")  # the round stops after this phase
         else:
             text = " " + str(state["vr"][p]) + "/" + str(state["nc"][p]) + text
         app.say(player_tag(state, p) + text)

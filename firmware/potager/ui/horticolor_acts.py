@@ -20,7 +20,9 @@ def warn(app):
 
 
 class SpendScreen(ListScreen):
-    # How many of each effect (LEFT/RIGHT), then the cost; OK spends.
+    # First the usual spends by their cost (1 colour, 2 value, 3 both, 4 marble), any other mix
+    # of effects, or a validated card taken back; "any other mix": how many of each effect
+    # (LEFT/RIGHT), then the cost; OK spends. (One class for both: RAM, see horticolor.py.)
 
     HELP: tuple = (("↑↓", "h.field"), ("←→", "h.change"), ("OK", "hc.help_spend_ok"))
     HELP += (("BACK", "h.back"),)
@@ -28,7 +30,7 @@ class SpendScreen(ListScreen):
     def __init__(self, player):
         ListScreen.__init__(self)
         self.player = player
-        self.values = [0, 0, 0]  # colours ignored, values shifted, free marbles
+        self.values = None  # the list; then colours ignored, values shifted, free marbles
 
     def title(self, app):
         state = app.engine.state
@@ -36,6 +38,8 @@ class SpendScreen(ListScreen):
         return text + str(state["cp"][self.player])
 
     def items(self, app):
+        if self.values is None:
+            return app.tr("hc.spend_lines").split("|")
         held = app.engine.state["cp"][self.player]
         count = rules.compost_cost(*self.values)
         out = app.tr("hc.effect_lines").split("|")
@@ -47,7 +51,7 @@ class SpendScreen(ListScreen):
         return out + [lines[0].format(count, held - count)]
 
     def on_key(self, app, key, kind):
-        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
+        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT and self.values is not None:
             if self.cursor < 3:
                 count = self.values[self.cursor] + (1 if key == keys.RIGHT else -1)
                 self.values[self.cursor] = min(max(count, 0), 9)
@@ -56,40 +60,22 @@ class SpendScreen(ListScreen):
             ListScreen.on_key(self, app, key, kind)
 
     def choose(self, app, index):
+        p = self.player
+        if self.values is None:
+            if index == 4:
+                self.values = [0, 0, 0]  # any other mix
+                self.cursor = 0
+            elif index == 5:
+                if app.act((rules.VALID, p, -1)):
+                    app.pop()
+            elif app.act((rules.SPEND, p, (1, 16, 17, 256)[index])):
+                app.pop()
+                app.say("hc.compost_spent")
+            return
         a, b, n = self.values
         if not rules.compost_cost(a, b, n):
             app.refuse("hc_no_effect")
-        elif app.act((rules.SPEND, self.player, a | b << 4 | n << 8)):
-            app.pop()
-            app.say("hc.compost_spent")
-
-
-class SpendList(ListScreen):
-    # LEFT: the usual spends by their cost (1 colour, 2 value, 3 both, 4 marble), any other
-    # mix of effects (SpendScreen), or a validated card taken back.
-
-    HELP: tuple = (("↑↓", "h.move"), ("OK", "hc.help_spend_ok"), ("BACK", "h.back"))
-
-    def __init__(self, player):
-        ListScreen.__init__(self)
-        self.player = player
-
-    def title(self, app):
-        state = app.engine.state
-        text = player_tag(state, self.player) + " " + app.tr("hc.compost_of") + " "
-        return text + str(state["cp"][self.player])
-
-    def items(self, app):
-        return app.tr("hc.spend_lines").split("|")
-
-    def choose(self, app, index):
-        p = self.player
-        if index == 4:
-            app.replace(SpendScreen(p))
-        elif index == 5:
-            if app.act((rules.VALID, p, -1)):
-                app.pop()
-        elif app.act((rules.SPEND, p, (1, 16, 17, 256)[index])):
+        elif app.act((rules.SPEND, p, a | b << 4 | n << 8)):
             app.pop()
             app.say("hc.compost_spent")
 
