@@ -38,7 +38,7 @@ a.why_reason4=highest
 a.hint_values=↑↓ hand   OK paths
 a.path_cards=Cards
 a.path_no_cards=none
-a.path_flag_0=All this species
+a.path_flag_0=All one species
 a.path_flag_1=Starts with a 1
 a.path_flag_2=Ends with an 8
 a.totals_title=Totals
@@ -64,5 +64,5 @@ u.undo_op_18=%a tie-break
 a.help_star=may score
 a.help_unknown=path to enter
 a.help_no_right=no right
-a.hand_full=has 7 cards: passed
+a.hand_full=has 7 cards
 """

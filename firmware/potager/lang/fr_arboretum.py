@@ -65,5 +65,5 @@ u.undo_op_18=%a égalité
 a.help_star=peut marquer
 a.help_unknown=sentier à venir
 a.help_no_right=pas le droit
-a.hand_full=a 7 cartes : passé
+a.hand_full=a 7 cartes
 """

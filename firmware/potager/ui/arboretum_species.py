@@ -75,6 +75,8 @@ class SpeciesScreen(Screen):
         to = was
         skipped = None
         for _ in range(n + 1):
+            state = app.engine.state  # (a refusal may have rebuilt it)
+            h = state["h"]
             to = (to + 1 + step) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
             out = [] if was < 0 else [(arboretum.HAND, s * 4 + was, h[s * n + was] ^ bit)]
             if to >= 0:
