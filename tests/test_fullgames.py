@@ -10,10 +10,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "mpy"))
 
-from pureboard import PureBoard  # noqa: E402
+from pureboard import PureBoard
 
-from potager.core.games import arboretum, horticolor, hortis  # noqa: E402
-from potager.ui import diced_tomatoes_end  # noqa: E402
+from potager.core.games import arboretum, horticolor, hortis
+from potager.ui import diced_tomatoes_end
 
 GAMES = Path(__file__).parent / "fullgames"
 # name: (totals, winners, press budget); the budgets are the counts of the scripts

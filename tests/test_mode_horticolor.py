@@ -578,10 +578,10 @@ def test_the_spend_list_and_any_other_mix_refused_when_short():
     board = started(SETUP_3 + "press TURN\npress LEFT")
     assert board.rows() == [
         "♥P1 compost: 2       ",
-        "▶1 Ignore a colour   ",
-        " 2 A value ±1        ",
-        " 3 Colour + value    ",
-        " 4 A free marble     ",
+        "▶1 Ignore colour     ",
+        " 2 Value ±1          ",
+        " 3 Colour+value      ",
+        " 4 Free marble       ",
     ]
     board.script("press DOWN\npress DOWN\npress OK")
     assert board.rows()[4].startswith("Not enough compost")

@@ -129,4 +129,3 @@ class Engine:
         """After a crash inside a reducer: the log holds only completed actions."""
         self.state = self.replay()
         self.revision += 1
-

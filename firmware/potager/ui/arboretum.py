@@ -72,7 +72,7 @@ def cell(state, scores):
 
 def describe(app, action):
     # A hand of one species: "●P2 Poinc." (the undo and redo messages; the others: u.<op>)
-    op, a, b = action
+    op, a, _ = action
     state = app.engine.state
     if op != arboretum.HAND or a % 4 >= state["n"] or a // 4 >= len(state["sp"]):
         return None

@@ -1,7 +1,8 @@
 # Diced Tomatoes: the final score. Asks only what the device cannot know, the dice left on each
-# player's unfinished vines (←→, held ±3; OK: the next player), kept here and saved as one undo step by
-# OK on the last player, before the question to record the game; shows every total, the
-# leaders (*), the breakdown of the player under the cursor (solo: the goal, won or lost).
+# player's unfinished vines (←→, held ±3; OK: the next player), kept here and saved as one
+# undo step by OK on the last player, before the question to record the game; shows every
+# total, the leaders (*), the breakdown of the player under the cursor (solo: the goal, won or
+# lost).
 # RAM: see potager.ui.diced_tomatoes.
 
 from potager.core import history, keys

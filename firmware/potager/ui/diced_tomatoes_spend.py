@@ -1,5 +1,6 @@
 # Diced Tomatoes: the six Karma effects by cost; the active player pays (OK; TURN: pays and
-# hands over). What they cannot afford is refused with a message and changes nothing. RAM: see potager.ui.diced_tomatoes.
+# hands over). What they cannot afford is refused with a message and changes nothing.
+# RAM: see potager.ui.diced_tomatoes.
 
 from potager.core import keys
 from potager.core.games import diced_tomatoes as dt

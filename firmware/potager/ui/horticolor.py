@@ -45,7 +45,11 @@ entries = (
     (("TURN", "hc.help_mixes"),),
     (("↑↓", "hc.help_player"), (words[0], "hc.help_valid"), (words[1], "hc.help_unvalid"))
     + ((words[2], "hc.help_spend"), (words[3], "hc.help_dice"), ("TURN", "hc.help_phase"))
-    + (("TURN~", "hc.help_shortage"), (words[4][0], "hc.help_compost"), (words[4][2], "hc.help_validated")),
+    + (
+        ("TURN~", "hc.help_shortage"),
+        (words[4][0], "hc.help_compost"),
+        (words[4][2], "hc.help_validated"),
+    ),
     (("↑↓", "hc.help_player"), ("←→", "hc.help_drop"), ("TURN", "hc.help_round")),
     (("↑↓", "hc.help_player"), (words[0], "hc.help_points"), ("TURN", "hc.help_finish")),
 )

@@ -57,7 +57,9 @@ class MixScreen(Screen):
                 self.dice = list(app.engine.state["dice"])
         elif key == keys.BACK and kind == SHORT:
             if values != app.engine.state["dice"]:
-                app.act((rules.DICE, values[0] | values[1] << 3 | values[2] << 6 | values[3] << 9, 0))
+                app.act(
+                    (rules.DICE, values[0] | values[1] << 3 | values[2] << 6 | values[3] << 9, 0)
+                )
             app.pop()
         else:
             Screen.on_key(self, app, key, kind)

@@ -11,8 +11,8 @@
 # lit at the end.
 
 from potager.core import keys
-from potager.core.gestures import LONG, SHORT
 from potager.core.games import hortis
+from potager.core.gestures import LONG, SHORT
 from potager.ui import table, view
 from potager.ui.screens import ListScreen
 from potager.ui.view import COLS, CURSOR, right, split

@@ -162,4 +162,3 @@ def ring_leds(app, out):
         else:
             level = NEXT_LEVEL if p == upcoming else SEAT_LEVEL
         out[state["seat"][p]] = view.dim(rgb, level)
-
