@@ -105,4 +105,7 @@ dt.help_harvest_turn=harvest, turn
 dt.help_next_record=next / record
 r.dt_golden_sun_off=Golden Sun is off
 dt.help_three_dice=±3 dice
+dt.help_karma=Karma
+dt.help_thirds=1/3, 2/3 heart
+dt.help_empty_slot=empty slot
 """

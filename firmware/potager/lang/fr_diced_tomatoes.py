@@ -105,4 +105,7 @@ dt.help_harvest_turn=récolte, tour
 dt.help_next_record=suivant/fin
 r.dt_golden_sun_off=Soleil d'or désactivé
 dt.help_three_dice=±3 dés
+dt.help_karma=Karma
+dt.help_thirds=1/3, 2/3 cœur
+dt.help_empty_slot=case vide
 """

@@ -81,6 +81,7 @@ def describe(app, action):
 
 class GameScreen(table.GameScreen):
     HELP = (("↑↓", "h.move"), ("→", "a.help_open_row")) + table.GameScreen.HELP
+    HELP += (("?", "a.help_unknown"), ("-", "a.help_no_right"))
 
     def __init__(self, app):
         self.cursor = 0

@@ -135,6 +135,9 @@ class GameScreen(table.GameScreen):
             ("→ ← →~ ←~ "[2:3], "dt.help_spend_karma"),
             ("→ ← →~ ←~ "[4:6], "dt.help_third_heart"),
             ("→ ← →~ ←~ "[7:9], "dt.help_not_placed"),
+            (GLYPHS[0], "dt.help_karma"),  # the row's glyphs (one string, no qstr)
+            (GLYPHS[2:4], "dt.help_thirds"),
+            (GLYPHS[4], "dt.help_empty_slot"),
         )
         + table.GameScreen.HELP
     )
