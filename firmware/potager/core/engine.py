@@ -89,7 +89,7 @@ class Engine:
                 return reason
             self.log.append((op + 128, a, b) if i else (op, a, b))  # 128: JOINED
         self.redo_log = []  # a new action forks history: redo no longer means anything
-        while len(self.log) > self.limit or self.log and self.log[0][0] & 128:
+        while len(self.log) > self.limit or (self.log and self.log[0][0] & 128):
             op, a, b = self.log.pop(0)  # (a step goes into the base whole, never in part)
             self.rules.reduce(self.base, (op & 127, a, b))
         self.revision += 1
