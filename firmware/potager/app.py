@@ -216,7 +216,11 @@ class App:
                 self.message = self.shown = None
         rows = list(screen.rows(self))
         if self.message is not None:
-            rows[screen.message_row(self, rows)] = view.fit(self.message, view.COLS)
+            # on the bottom row, unless it holds the cursor or a player (4 players): the top
+            row = rows[view.ROWS - 1]
+            rows[0 if view.CURSOR in row or row[2:3] == "P" else view.ROWS - 1] = view.fit(
+                self.message, view.COLS
+            )
         self.screen_rows = rows
         self.display.show(rows)
         self.draw_leds()

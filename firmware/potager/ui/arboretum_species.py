@@ -42,7 +42,7 @@ class SpeciesScreen(Screen):
         state = app.engine.state
         if key in (keys.UP, keys.DOWN) and kind in (SHORT, REPEAT):
             if self.col < 8:
-                self.move(app, 1 if key == keys.DOWN else -1)
+                self.choose(app, 1 if key == keys.DOWN else -1)
         elif key in (keys.LEFT, keys.RIGHT):
             step = 1 if key == keys.RIGHT else -1
             if kind == SHORT:
@@ -51,7 +51,7 @@ class SpeciesScreen(Screen):
                 self.s = (self.s + step) % len(state["sp"])
                 self.col = 0
         elif key == keys.OK and kind == SHORT:
-            p = first_path(state, self.s)
+            p = first(state, self.s)
             if p is None:
                 app.refuse("may_not_score")
             else:
@@ -60,37 +60,33 @@ class SpeciesScreen(Screen):
             Screen.on_key(self, app, key, kind)
         app.changed()
 
-    def move(self, app, step):
+    def choose(self, app, step):
         # The value under the cursor to the next hand down (step 1) or up (-1); "nobody" sits
         # between the last player and the first.
         state = app.engine.state
         n = state["n"]
         s = self.s
-        bit = 1 << self.col
+        b = 1 << self.col
         h = state["h"]
-        was = -1
+        found = -1
         for p in range(n):
-            if h[s * n + p] & bit:
-                was = p
-        to = was
-        skipped = None
+            if h[s * n + p] & b:
+                found = p
+        p = found
+        text = None
         for _ in range(n + 1):
             state = app.engine.state  # (a refusal may have rebuilt it)
             h = state["h"]
-            to = (to + 1 + step) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
-            out = [] if was < 0 else [(arboretum.HAND, s * 4 + was, h[s * n + was] ^ bit)]
-            if to >= 0:
-                out.append((arboretum.HAND, s * 4 + to, h[s * n + to] | bit))
-            reason = app.engine.apply(out)
-            if reason is None:
+            p = (p + 1 + step) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
+            out = [] if found < 0 else [(arboretum.HAND, s * 4 + found, h[s * n + found] ^ b)]
+            if p >= 0:
+                out.append((arboretum.HAND, s * 4 + p, h[s * n + p] | b))
+            if app.engine.apply(out) is None:
                 app.mark_unsaved()
                 break
-            skipped = player_tag(state, to) + " " + app.tr("a.hand_full")
-        if skipped is not None:
-            app.say(skipped)  # passed over: that hand is full
-
-    def message_row(self, app, rows):
-        return 0 if app.engine.state["n"] == 4 else view.ROWS - 1  # 4 players: every row used
+            text = player_tag(state, p) + " " + app.tr("a.hand_full")
+        if text is not None:
+            app.say(text)  # passed over: that hand is full
 
     def rows(self, app):
         state = app.engine.state
@@ -140,15 +136,15 @@ def why(state, s, p, values, top):
     return 3 if top.count(True) > 1 else 4
 
 
-def first_path(state, s, after=-1):
-    # The next player after `after` who may score species s with no path entered yet; with none
-    # left, the first who may score (to change a path); None if nobody may.
+def first(state, s, player=-1):
+    # The next player after `player` who may score species s with no path entered yet; with
+    # none left, the first who may score (to change a path); None if nobody may.
     n = state["n"]
     top = arboretum.may_score(arboretum.held(state, s))
-    for p in range(after + 1, n):
+    for p in range(player + 1, n):
         if top[p] and state["pa"][s * n + p] < 0:
             return p
-    if after >= 0:
+    if player >= 0:
         return None
     return top.index(True) if True in top else None
 
@@ -214,18 +210,17 @@ class PathScreen(ListScreen):
     def choose(self, app, index):
         state = app.engine.state
         code = self.code if self.code & 15 else 0
-        was = totals_done(state)
+        found = None in arboretum.scores(state, self.s)  # this species: a path still to enter
         if not app.act((arboretum.PATH, self.s * 4 + self.player, code)):
             return
-        p = first_path(state, self.s, self.player)
+        p = first(state, self.s, self.player)
         if p is not None:
             app.replace(PathScreen(state, self.s, p))
             return
         app.pop()
-        done = totals_done(state)
-        if was[self.s] or not done[self.s]:
+        if not found or None in arboretum.scores(state, self.s):
             return  # a path changed, or one still to enter: stay on this species
-        if False not in done:
+        if arboretum.totals(state)[1] < 0:
             from potager.ui.arboretum import sub
 
             app.replace(sub("totals").TotalsScreen())  # every species done: the totals
@@ -233,8 +228,3 @@ class PathScreen(ListScreen):
             species = app.screen()
             species.s = (self.s + 1) % len(state["sp"])  # this species is done: the next
             species.col = 0
-
-
-def totals_done(state):
-    # Per species: every player who may score has a path entered.
-    return [None not in arboretum.scores(state, s) for s in range(len(state["sp"]))]

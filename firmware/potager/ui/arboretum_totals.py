@@ -75,8 +75,5 @@ class TotalsScreen(ListScreen):
             out.append(" " * COLS)
         return out
 
-    def message_row(self, app, rows):
-        return 0 if app.engine.state["n"] == 4 else view.ROWS - 1  # 4 players: every row used
-
     def leds(self, app, out):
         lit(app, out, self.lit)

@@ -171,9 +171,6 @@ class GameScreen(table.GameScreen):
         app.say(player_tag(state, p) + text)
         self.cursor = (p + 1) % state["n"]
 
-    def message_row(self, app, rows):
-        return 0 if app.engine.state["n"] == 4 else 4  # 4 players: every row used
-
     def rows(self, app):
         state = app.engine.state
         ph = state["ph"]

@@ -26,11 +26,6 @@ class Screen:
     def tick(self, app, now):
         """Called every loop: must not allocate (the idle loop allocates nothing)."""
 
-    def message_row(self, app, rows):
-        # Where a message goes: the bottom row, unless the cursor is there (then the top); a
-        # screen whose bottom row holds what is being edited says so here.
-        return 0 if view.CURSOR in rows[view.ROWS - 1] else view.ROWS - 1
-
     def rows(self, app):
         return [" " * COLS] * view.ROWS
 
