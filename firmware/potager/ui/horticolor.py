@@ -190,7 +190,9 @@ class GameScreen(table.GameScreen):
                 stop = 1
         if ph == rules.MIXES:
             title += words[1] + " " + str(state["mx"]) + (words[8] if stop else "") + " "
-            out = [table.header(app, title + words[2] + str(24 - sum(state["cp"])))]  # supply
+            if not table.timer_text(app):  # the supply, when no timer takes its room
+                title += words[2] + str(24 - sum(state["cp"]))
+            out = [table.header(app, title)]
         else:
             out = [fit(title + words[6] if ph == rules.ROUND_END else words[7], COLS)]
         for p in range(n):
