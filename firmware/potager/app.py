@@ -218,7 +218,7 @@ class App:
         if self.message is not None:
             # on the bottom row, unless it holds the cursor or a player (4 players): the top
             row = rows[view.ROWS - 1]
-            rows[0 if view.CURSOR in row or row[2:3] == "P" else view.ROWS - 1] = view.fit(
+            rows[0 if row[:1] == view.CURSOR or row[2:3] == "P" else view.ROWS - 1] = view.fit(
                 self.message, view.COLS
             )
         self.screen_rows = rows
