@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: venv sim test pytest lint typecheck format bench screenshots clean
+.PHONY: venv sim test pytest lint typecheck format bench fuzz model screenshots clean
 
 venv: $(STAMP)
 
@@ -37,11 +37,24 @@ format: venv
 bench: venv
 	$(PY) -m host_tools bench
 
-# the README's pictures: each demo script of docs/scripts run in the simulator
+# saves with nonsense under valid CRCs, at length (make test runs a short fixed-seed round)
+fuzz: venv
+	$(PY) -m host_tools.savefuzz --count 20000 --seed 1
+
+# the table services against their reference model, a longer random search than `make test`
+# (MODEL_SEQUENCES, MODEL_STEPS): prints the sequences and steps tried and the disagreements
+model: venv
+	$(PY) tests/test_table_model.py
+
+# the README's pictures: each demo script of docs/scripts run in the simulator (a script's
+# "# drive: DIR" line puts DIR's files on the drive); SHOTS="docs/scripts/names*.txt" for some
+SHOTS ?= docs/scripts/*.txt
 screenshots: venv
-	for script in docs/scripts/*.txt; do \
+	for script in $(SHOTS); do \
 		name=$$(basename $$script .txt); \
-		$(PY) -m host_tools sim --headless --script $$script --png docs/img/$$name.png || exit 1; \
+		drive=$$(sed -n 's/^# drive: *//p' $$script | head -n 1); \
+		$(PY) -m host_tools sim --headless --script $$script --png docs/img/$$name.png \
+			$${drive:+--drive $$drive} || exit 1; \
 	done
 
 clean:

@@ -7,7 +7,9 @@ Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in the REA
 - heap: the smallest `-X heapsize` (KiB, bisected) in which the App runs the whole session
   under MicroPython from .py (tests/mpy/run_app.py, pure fakes for the hardware);
   the heap growth over 10,000 idle loop steps;
-- nvm: flash writes per session against one write per state change, shortest interval;
+- nvm: flash writes and sector erases per session against one write (one sector rewrite) per
+  state change, shortest interval, bytes per record; the saves between two erases in a game
+  played on (history empty, then full);
 - host: simulator key presses per second (headless), the score CLI on a full 4-player
   Arboretum end state; bytes of firmware deployed;
 - presses: key presses (press and hold lines) of each whole game in tests/fullgames/, against
@@ -34,24 +36,30 @@ KEY_COMMANDS = ("hold",)
 
 
 def sessions():
-    return {path.stem: path.read_text() for path in sorted(SCRIPTS.glob("*.txt"))}
+    """The demo session of every mode; those that need files on the drive ("# drive: DIR",
+    e.g. players.txt) are left out: the pure boards of the heap measure have no drive."""
+    found = {path.stem: path.read_text() for path in sorted(SCRIPTS.glob("*.txt"))}
+    return {name: text for name, text in found.items() if not text.startswith("# drive:")}
 
 
 def press_windows(script):
     """(start, end) of every key in virtual ms, from the script's own timing."""
     from host_tools.sim import parse_script
+    from host_tools.sim.script import RELEASE_MS
 
     now, starts = 0, []
     for command in parse_script(script):
         if command.name == "hold":
             starts.append(now)
+            now += RELEASE_MS  # the key is up a moment after each press
         if command.name in ("hold", "wait"):
             now += command.number
     return list(zip(starts, starts[1:] + [now + 10_000], strict=True))
 
 
 def display(scripts):
-    """Bytes per press over every session; presses on a screen just booted are left out."""
+    """Bytes per press over every session; presses on a screen just booted, and presses
+    drawn together with others, are left out."""
     from host_tools.sim import SimBoard
 
     per_press, presses, seconds = [], 0, 0.0
@@ -64,6 +72,10 @@ def display(scripts):
         for start, end in windows:
             frames = [f for f in result.frames if start <= f["t_ms"] < end]
             sent = sum(f["i2c_bytes"] for f in frames)
+            if not sent:
+                # handled with other keys in one step while a screen was loading, as on the
+                # board: its bytes are in that step's frame
+                continue
             if sent < FULL_FRAME or not any(f["i2c_bytes"] >= FULL_FRAME for f in frames):
                 per_press.append(sent)
     return per_press, presses / seconds
@@ -96,15 +108,19 @@ def smallest_heap(script_path, low=16, high=512):
 
 
 def flash(scripts):
-    """NVM writes per session (App on pure fakes), the naive count, the shortest interval."""
+    """NVM writes and sector erases per session (App on pure fakes, a flash that erases as the
+    RP2040 does), the naive counts, the shortest interval, bytes per record; then the session
+    carried on with a key every 2.1 s until the journal fills: the saves one erase allows."""
     sys.path.insert(0, str(MPY_TESTS))
     if str(FIRMWARE) not in sys.path:
         sys.path.append(str(FIRMWARE))
     from pureboard import PureBoard  # type: ignore[import-not-found]  # tests/mpy: runs on MicroPython too
 
+    from host_tools.sim.machine import Flash
+    from potager.core import persist
     from potager.saving import Saving
 
-    writes, naive, gaps = {}, {}, []
+    writes, naive, erases, record_bytes, between, gaps = {}, {}, {}, {}, {}, []
     changes = [0]
     original = Saving.mark
 
@@ -116,15 +132,106 @@ def flash(scripts):
     try:
         for mode, script in scripts.items():
             changes[0] = 0
-            board = PureBoard()
+            nvm = Flash()
+            board = PureBoard(nvm)
             board.script(script)
             board.run(5000)
-            writes[mode] = len(board.writes)
+            writes[mode], erases[mode] = len(board.writes), nvm.erases
             naive[mode] = changes[0]
             gaps += [b - a for a, b in zip(board.writes, board.writes[1:], strict=False)]
+            if board.app is None:
+                board.boot()
+            record_bytes[mode] = record_sizes(persist.Store(nvm))
+        for label, games in (("empty history", 0), ("full history", 200)):
+            between[label] = saves_between_erases(PureBoard, Flash, games)
     finally:
         Saving.mark = original  # type: ignore[method-assign]
-    return writes, naive, min(gaps) if gaps else None
+    return {
+        "writes_per_game": writes,
+        "naive_writes_per_game": naive,
+        "erases_per_game": erases,
+        "min_interval_ms": min(gaps) if gaps else None,
+        "bytes_per_record": record_bytes,
+        "saves_between_erases": between,
+    }
+
+
+def record_sizes(store):
+    """[bytes of the snapshot, mean bytes of a delta] in the journal (headers included)."""
+    store.load()
+    sizes: dict[int, list[int]] = {0: [], 1: []}
+    for kind, _, length in store.records:
+        sizes[kind].append(length + 12)
+    return [
+        round(statistics.mean(sizes[k]), 1) if sizes[k] else None for k in (0, 1)
+    ]  # fmt: skip
+
+
+def saves_between_erases(board_class, flash_class, games):
+    """A 4-player free game played on, a key every 2.1 s (one save each), from the first erase
+    to the second; `games` finished games in the history first (it keeps what fits)."""
+    nvm = flash_class()
+    board = board_class(nvm)
+    board.script("press DOWN\npress OK\npress OK\npress OK\npress OK\n")
+    history = board.app.history
+    for seq in range(1, games + 1):
+        history.append([seq, "free", [0, 1, 2, 3], [120, 95, 143, 87], [2]])
+    board.app.saving.room(history)
+    board.app.mark_unsaved()
+    saves, erases = 0, None
+    while saves < 5000:
+        before = board.app.store.writes
+        board.script("press RIGHT\nwait 2100" if saves % 4 else "press TURN\nwait 2100")
+        if erases is not None and board.app.store.writes != before:
+            saves += 1
+        if nvm.erases != erases:
+            if erases is not None:
+                return saves
+            erases, saves = nvm.erases, 0
+    return None
+
+
+PLAYER_RANGES = {
+    "free": (1, 6),
+    "diced_tomatoes": (1, 6),
+    "horticolor": (2, 4),
+    "hortis": (1, 6),
+    "arboretum": (2, 4),
+}
+
+
+def history_fit():
+    """{mode: {players: games kept}}: finished games filed by the firmware's own history.add
+    (two-digit totals, one winner, as most games end) until End game has to drop the oldest."""
+    if str(FIRMWARE) not in sys.path:
+        sys.path.append(str(FIRMWARE))
+    from potager.core import history as records
+    from potager.saving import Saving
+
+    saving = Saving(None, 0)
+    fit: dict[str, dict[int, int]] = {}
+    for mode, (low, high) in PLAYER_RANGES.items():
+        fit[mode] = {}
+        for n in range(low, high + 1):
+            kept: list = []
+            while True:  # as End game does: file one more, then make room
+                before = len(kept) + 1
+                totals, clock = [40 + p for p in range(n)], [0, 1800, 3, 5400]  # 30 min
+                records.add(kept, mode, list(range(n)), totals, [n - 1], None, clock)
+                if before - len(kept) + saving.room(kept):
+                    break
+            fit[mode][n] = len(kept)
+    return fit
+
+
+def history_table(fit):
+    widest = max(max(by_n) for by_n in fit.values())
+    head = "| mode | " + " | ".join(f"{n} pl." for n in range(1, widest + 1)) + " |"
+    lines = [head, "| --- |" + " --- |" * widest]
+    for mode, by_n in fit.items():
+        cells = [str(by_n[n]) if n in by_n else "" for n in range(1, widest + 1)]
+        lines.append(f"| {mode} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def arboretum_layout(rng):
@@ -265,7 +372,7 @@ def measure():
         heap[mode] = smallest_heap(SCRIPTS / (mode + ".txt"))
     idle_run = run_app(SCRIPTS / "free.txt", 512, idle=10_000)
     idle = idle_run["idle_growth_bytes"] if idle_run else None
-    writes, naive, gap = flash(scripts)
+    nvm = flash(scripts)
     return {
         "display": {
             "bytes_per_press_median": statistics.median(per_press),
@@ -274,7 +381,7 @@ def measure():
         },
         "heap_kib": heap,
         "idle_growth_bytes": idle,
-        "nvm": {"writes_per_game": writes, "naive_writes_per_game": naive, "min_interval_ms": gap},
+        "nvm": nvm,
         "sim_presses_per_s": round(presses_per_s, 1),
         "arboretum_cli_ms": arboretum_cli_ms(),
         "deploy_bytes": deploy_bytes(),
@@ -303,6 +410,22 @@ def table(results):
             f"| NVM writes, {mode} session | {count} | {naive} (a write per change) | "
             f"{naive / max(count, 1):.1f}× fewer |"
         )
+    for mode, count in n["erases_per_game"].items():
+        naive = n["naive_writes_per_game"][mode]
+        lines.append(
+            f"| NVM sector erases, {mode} session | {count} | {naive} (a sector rewrite per "
+            f"change) | |"
+        )
+    for mode, (snap, delta) in n["bytes_per_record"].items():
+        lines.append(
+            f"| NVM record bytes, {mode} session: snapshot / delta (mean) | {snap} / {delta} "
+            f"| {snap} every save | |"
+        )
+    for label, count in n["saves_between_erases"].items():
+        lines.append(
+            f"| saves between two sector erases, 4-player game, {label} | {count} | 1 "
+            f"(a sector rewrite per save) | {count}× fewer erases |"
+        )
     lines.append(f"| shortest interval between NVM writes | {n['min_interval_ms']} ms | | |")
     lines.append(f"| simulator key presses per second | {results['sim_presses_per_s']} | | |")
     cli_ms = results["arboretum_cli_ms"]
@@ -319,13 +442,14 @@ def table(results):
 
 README = ROOT / "README.md"
 MARK_START, MARK_END = "<!-- bench -->", "<!-- /bench -->"
+HISTORY_MARKS = ("<!-- history-fit -->", "<!-- /history-fit -->")
 
 
-def update_readme(text):
+def update_readme(text, marks=(MARK_START, MARK_END)):
     """Put the table between the README's bench marks (the README keeps it current)."""
     readme = README.read_text()
-    head, start, rest = readme.partition(MARK_START)
-    _, end, tail = rest.partition(MARK_END)
+    head, start, rest = readme.partition(marks[0])
+    _, end, tail = rest.partition(marks[1])
     if not start or not end:
         return False
     README.write_text(head + start + "\n" + text + "\n" + end + tail)
@@ -338,6 +462,7 @@ def main(argv=None):
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     text = table(results)
     print(text)
+    update_readme(history_table(history_fit()), HISTORY_MARKS)
     print(
         f"\nwritten: {RESULTS.relative_to(ROOT)}" + (", README.md" if update_readme(text) else "")
     )

@@ -585,34 +585,52 @@ def load_nvm(path: Path, warn: Warn) -> History:
             "--nvm %s: %d bytes, not an NVM image (the simulator's has 4096)" % (path, len(data))
         )
     store = persist.Store(bytearray(data))
-    try:
-        status, meta, _log = store.load()
-    except Exception:  # a payload whose CRC holds but that no firmware wrote
-        status, meta = persist.CORRUPT, None
-    if status == persist.BLANK:
+    status = store.load()
+    if status == persist.BLANK or not any(data):
         warn("--nvm %s: a blank image (never saved): no games" % path)
         return History([], True)
-    if status == persist.OLD_FORMAT:
+    if status in (persist.OLD_FORMAT, persist.NEWER_FORMAT):
         raise BadInput(
             "--nvm %s: saved in another format than %d: not readable by this tool"
             % (path, persist.FORMAT)
         )
+    if status == persist.TORN:
+        raise BadInput(
+            "--nvm %s: corrupt (the only save is incomplete: cut by a power loss?)" % path
+        )
     if status != persist.OK:
-        checked = [persist._read_slot(data, s * store.slot_size, store.slot_size) for s in (0, 1)]
-        if any(checked):  # its CRC holds, its contents do not: the device refuses it too
-            raise BadInput("--nvm %s: corrupt (the newest save cannot be decoded)" % path)
-        raise BadInput("--nvm %s: corrupt (no slot holds a valid save)" % path)
-    for slot in (0, 1):  # the device reads the other slot too: say so when one is damaged
-        start = slot * store.slot_size
-        if bytes(data[start : start + 2]) == persist.MAGIC:
-            found = persist._read_slot(data, start, store.slot_size)
-            if found is None:
-                warn(
-                    "--nvm %s: slot %d is damaged (a write cut by a power loss?): "
-                    "read the save in slot %d" % (path, slot, 1 - slot)
-                )
-    if not isinstance(meta, dict) or not isinstance(meta.get("hist", []), list | type(None)):
-        raise BadInput("--nvm %s: corrupt (the save holds no history list)" % path)
+        raise BadInput("--nvm %s: corrupt (no valid save)" % path)
+    # the newest chain, as the device reads it: the last snapshot, then the deltas after it
+    first = max(i for i, r in enumerate(store.records) if r[0] == 0)  # snapshots
+    hist: list[Any] = []
+    clock = None  # the newest "hx" of the chain: the device's clock at that save
+    for i in range(first, len(store.records)):
+        try:
+            meta = persist.decode_payload(store.payload(i))[1]
+        except Exception:  # a payload whose CRC holds but that no firmware wrote
+            if i == first:
+                raise BadInput(
+                    "--nvm %s: corrupt (the newest save cannot be decoded)" % path
+                ) from None
+            warn("--nvm %s: record %d cannot be decoded: read the ones before it" % (path, i))
+            break
+        if i == first:
+            if not isinstance(meta, dict) or not isinstance(meta.get("hist", []), list | None):
+                raise BadInput("--nvm %s: corrupt (the save holds no history list)" % path)
+            hist = list(meta.get("hist") or [])
+            clock = meta.get("hx")
+        elif isinstance(meta, dict):
+            clock = meta.get("hx", clock)
+            drop = meta.get("gone", 0)
+            hist = hist[drop:] if isinstance(drop, int) and drop >= 0 else hist
+            added = meta.get("games", [])
+            hist += added if isinstance(added, list) else []
+    if not store.blank:
+        warn(
+            "--nvm %s: the newest record is damaged (a write cut by a power loss?): "
+            "read the ones before it" % path
+        )
+    meta = {"hist": hist, "hx": clock}
     games: dict[int, Game] = {}
     complete = True
     for i, record in enumerate(meta.get("hist") or []):

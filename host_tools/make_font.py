@@ -1,15 +1,24 @@
 """Build the firmware's font: a subset of Terminus 12 px (SIL OFL 1.1) as shipped with Blinka.
 
 Only the glyphs the screens use are kept (ASCII, the letters of French, the player symbols and
-a few signs), so the BDF stays small on the CIRCUITPY drive and quick to search on the device.
-Run: .venv/bin/python -m host_tools.make_font   (the result is committed; tests check it).
+a few signs), written in the firmware's own strip format (``potager/hw/font.py`` reads it):
+
+    b"PF1"  width height ascent  count(2, LE)  chars_len(2, LE)
+    the characters, UTF-8, in strip order
+    count * height bytes: each glyph's rows, top first, bit 7 = leftmost pixel
+
+Every glyph is one cell of the same size (Terminus is monospaced), so the firmware keeps them
+all in one bitmap strip and finds a glyph with one ``str.find``: no file scan per label as a
+BDF needs, no parser library in RAM. Run: .venv/bin/python -m host_tools.make_font (the result
+is committed; tests check it is current).
 """
 
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "firmware" / "potager" / "fonts" / "terminus-12.bdf"
+OUT = ROOT / "firmware" / "potager" / "fonts" / "terminus-12.bin"
+MAGIC = b"PF1"
 
 FRENCH = "àâäçéèêëîïôöùûüÿœæÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸŒÆ«»’“”"
 SIGNS = "♥●♣▲◆■○♦▶◀►◄▼±≡…→←↑↓°×·—–€█▀▄"
@@ -22,31 +31,49 @@ def source_font():
     return Path(displayio.__file__).parent / "resources" / "ter-u12n.bdf"
 
 
-def subset(text, keep):
+def parse_bdf(text, keep):
+    """(width, height, ascent, {codepoint: [row bits, top first]}) of the glyphs of `keep`
+    (codepoints) in a BDF; each must fill the font's cell."""
     head, _, rest = text.partition("STARTCHAR")
-    glyphs = ("STARTCHAR" + rest).split("STARTCHAR")[1:]
-    kept = []
-    for glyph in glyphs:
-        code = int(glyph.split("ENCODING", 1)[1].split()[0])
-        if code in keep:
-            kept.append("STARTCHAR" + glyph.replace("ENDFONT\n", ""))
-    lines = [
-        f"CHARS {len(kept)}" if line.startswith("CHARS ") else line for line in head.splitlines()
-    ]
-    return "\n".join(lines) + "\n" + "".join(kept) + "ENDFONT\n"
+    props = dict(line.split(None, 1) for line in head.splitlines() if " " in line)
+    width, height, _, descent_y = (int(v) for v in props["FONTBOUNDINGBOX"].split())
+    glyphs = {}
+    for chunk in ("STARTCHAR" + rest).split("STARTCHAR")[1:]:
+        code = int(chunk.split("ENCODING", 1)[1].split()[0])
+        if code not in keep:
+            continue
+        bbx = [int(v) for v in chunk.split("BBX", 1)[1].split("\n", 1)[0].split()]
+        if bbx != [width, height, 0, descent_y]:
+            raise ValueError(f"glyph {code}: BBX {bbx} is not the font's cell")
+        rows = chunk.split("BITMAP\n", 1)[1].split("ENDCHAR", 1)[0].split()
+        glyphs[code] = [int(row, 16) for row in rows]
+    return width, height, height + descent_y, glyphs
 
 
-def build():
-    keep = {ord(c) for c in CHARSET}
-    return subset(source_font().read_text(encoding="latin-1"), keep)
+def build(chars=CHARSET):
+    width, height, ascent, glyphs = parse_bdf(
+        source_font().read_text(encoding="latin-1"), {ord(c) for c in chars}
+    )
+    if width > 8:
+        raise ValueError("one byte a row: glyphs up to 8 px wide")
+    kept = [c for c in chars if ord(c) in glyphs]
+    text = "".join(kept).encode()
+    out = bytearray(MAGIC)
+    out += bytes([width, height, ascent, len(kept) & 255, len(kept) >> 8])
+    out += bytes([len(text) & 255, len(text) >> 8]) + text
+    for char in kept:
+        rows = glyphs[ord(char)]
+        # BDF rows are padded to whole bytes, leftmost pixel in bit 7 already
+        out += bytes(rows)
+    return bytes(out), "".join(c for c in chars if ord(c) not in glyphs)
 
 
 def main(argv=None):
-    OUT.write_text(build(), encoding="latin-1")
-    missing = [c for c in CHARSET if f"ENCODING {ord(c)}\n" not in OUT.read_text("latin-1")]
-    print(f"wrote {OUT.relative_to(ROOT)} ({OUT.stat().st_size} bytes)")
+    data, missing = build()
+    OUT.write_bytes(data)
+    print(f"wrote {OUT.relative_to(ROOT)} ({len(data)} bytes)")
     if missing:
-        print("not in Terminus:", "".join(missing), file=sys.stderr)
+        print("not in Terminus:", missing, file=sys.stderr)
     return 0
 
 

@@ -12,3 +12,24 @@ if str(ROOT) not in sys.path:
 if str(FIRMWARE) not in sys.path:
     sys.path.append(str(FIRMWARE))
 os.environ.setdefault("PYTHONHASHSEED", "0")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def invariants(monkeypatch):
+    """Every reducer call through an Engine (apply, undo, redo, replay) is followed by the
+    mode's invariant checks: a rule that breaks one fails the test where it happens."""
+    from potager.core.engine import Engine
+
+    def checked(method):
+        def run(self, *args):
+            result = method(self, *args)
+            self.rules.check(self.state)
+            return result
+
+        return run
+
+    for name in ("apply", "undo", "redo", "recover"):
+        monkeypatch.setattr(Engine, name, checked(getattr(Engine, name)))

@@ -14,6 +14,8 @@ from pureboard import PureBoard  # noqa: E402
 
 from potager.core import persist  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("invariants")  # the mode's invariants after every action
+
 # first boot: French is offered first; choose English, then a free-score game of 4
 NEW_GAME_EN = """
 press DOWN
@@ -44,7 +46,8 @@ def test_free_score_screen_shows_players_with_symbols_and_the_active_seat():
     assert rows[1] == "▶♥P1*    0  ●P2     0"
     assert rows[2] == " ♣P3     0  ▲P4     0"
     leds = board.pixels.leds
-    assert [i for i, c in enumerate(leds) if c] == [0, 3, 6, 9]  # four seats lit
+    # four seats lit, and the pixel before the first player's: the round starts there
+    assert [i for i, c in enumerate(leds) if c] == [0, 3, 6, 9, 11]
     assert leds[0] == 0xFF0000  # active seat full (blink on at t%1000 < 700)
 
 
@@ -174,7 +177,7 @@ def test_save_that_breaks_the_rules_is_not_trusted():
     persist.Store(nvm).save(persist.encode_payload(bad, []))
     board = PureBoard(nvm)
     assert board.app.engine is None
-    assert board.rows()[4].startswith("Sauvegarde illisible")
+    assert board.rows()[4].startswith("Partie illisible")  # the language is kept
 
 
 def test_without_nvm_the_device_still_plays_and_says_so():

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from potager.core import gestures, persist, table
+from potager.core import gestures, table
 from potager.core.crc import crc16
 from potager.core.engine import Engine, clone
 from potager.core.games import free
@@ -89,76 +89,6 @@ def test_any_sequence_keeps_invariants_and_undo_restores_exactly(players, steps)
         free.check(engine.state)
         history = history[-9:]
     assert engine.replay() == engine.state
-
-
-# ---------------------------------------------------------------- saves
-def payload_of(engine, lang="en"):
-    return persist.encode_payload({"lang": lang, "mode": "free", "base": engine.base}, engine.log)
-
-
-def test_save_round_trip_with_log():
-    engine = new_engine()
-    engine.apply((free.ADD, 2, 5))
-    engine.apply((table.NEXT, 0, 0))
-    nvm = bytearray(b"\xff" * 4096)
-    assert persist.Store(nvm).save(payload_of(engine))
-    status, meta, log = persist.Store(nvm).load()
-    assert status == persist.OK
-    restored = Engine(free, meta["base"], log)
-    assert restored.state == engine.state and restored.log == engine.log
-
-
-def test_slots_alternate_and_newest_wins():
-    nvm = bytearray(4096)
-    store = persist.Store(nvm)
-    engine = new_engine()
-    for points in (1, 2, 3):
-        engine.apply((free.ADD, 0, points))
-        store.save(payload_of(engine))
-    assert store.writes == 3
-    _, meta, log = persist.Store(nvm).load()
-    assert Engine(free, meta["base"], log).state["sc"][0] == 6
-
-
-def test_blank_corrupt_and_old_format_are_told_apart():
-    assert persist.Store(bytearray(b"\xff" * 4096)).load()[0] == persist.BLANK
-    assert persist.Store(bytearray(4096)).load()[0] == persist.BLANK
-    noise = bytearray(random.Random(3).randrange(256) for _ in range(4096))
-    assert persist.Store(noise).load()[0] == persist.CORRUPT
-    nvm = bytearray(b"\xff" * 4096)
-    persist.Store(nvm).save(payload_of(new_engine()))
-    nvm[2] = persist.FORMAT + 1  # a future format, CRC fixed up to look genuine
-    length = nvm[8] | nvm[9] << 8
-    crc = crc16(bytes(nvm[12 : 12 + length]), crc16(bytes(nvm[:10])))
-    nvm[10], nvm[11] = crc & 0xFF, crc >> 8
-    assert persist.Store(nvm).load()[0] == persist.OLD_FORMAT
-    assert persist.Store(None).load()[0] == persist.BLANK
-
-
-def test_a_save_torn_at_any_byte_keeps_the_previous_one():
-    engine = new_engine()
-    engine.apply((free.ADD, 0, 3))
-    nvm = bytearray(b"\xff" * 4096)
-    store = persist.Store(nvm)
-    store.save(payload_of(engine))
-    good = clone(engine.state)
-    engine.apply((free.ADD, 1, 4))
-    record = persist._record(2, payload_of(engine))  # the second save, bound for slot 1
-    for cut in range(len(record)):
-        torn = bytearray(nvm)
-        torn[2048 : 2048 + cut] = record[:cut]
-        status, meta, log = persist.Store(torn).load()
-        assert status == persist.OK
-        assert Engine(free, meta["base"], log).state == good
-    nvm[2048 : 2048 + len(record)] = record  # complete, it wins
-    _, meta, log = persist.Store(nvm).load()
-    assert Engine(free, meta["base"], log).state == engine.state
-
-
-def test_too_big_payload_is_refused_not_truncated():
-    store = persist.Store(bytearray(256))
-    assert not store.save(bytes(200))
-    assert store.writes == 0
 
 
 # -------------------------------------------------------------- gestures

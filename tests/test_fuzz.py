@@ -56,6 +56,7 @@ def undo_is_exact(board, engine, before, revision, applied):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("session", range(SESSIONS))
+@pytest.mark.usefixtures("invariants")  # checked after every reducer call, not only per press
 def test_random_presses_raise_nothing_and_keep_every_invariant(session, monkeypatch):
     monkeypatch.setattr("potager.app.Engine", CountingEngine)
     rng = random.Random(session)

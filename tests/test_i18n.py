@@ -16,7 +16,7 @@ from potager.core import registry
 from potager.ui import view
 
 LANG = Path(__file__).resolve().parent.parent / "firmware" / "potager" / "lang"
-FONT = LANG.parent / "fonts" / "terminus-12.bdf"
+FONT = LANG.parent / "fonts" / "terminus-12.bin"
 
 
 def table(name):
@@ -24,7 +24,7 @@ def table(name):
     return sys.modules["potager.lang." + name].T
 
 
-@pytest.mark.parametrize("suffix", ["", *["_" + m for m in registry.names()]])
+@pytest.mark.parametrize("suffix", ["", "_setup", *["_" + m for m in registry.names()]])
 def test_every_text_exists_in_both_languages(suffix):
     if not (LANG / f"en{suffix}.py").exists() and not (LANG / f"fr{suffix}.py").exists():
         pytest.skip("no texts of its own")
@@ -62,6 +62,8 @@ def test_every_screen_fits_in_both_languages(language, mode, no_clipping):
     """A walk through every menu item and many random keys, in each mode."""
     rng = random.Random(mode + language)
     board = PureBoard()
+    # as read from players.txt: names of the longest length, accented, the walk picks them
+    board.app.roster = ["Maximilien", "Éléonore", "Zoé", "Jean-Marie", "Anne-Sophie"[:10]]
     board.script("press OK" if language == "fr" else "press DOWN\npress OK")
     board.script("press DOWN\n" * registry.names().index(mode) + "press OK")
     keys = ["UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "TURN"]
@@ -73,10 +75,13 @@ def test_every_screen_fits_in_both_languages(language, mode, no_clipping):
 
 
 def glyph(char):
-    """The glyph's rows as bit strings, from the shipped BDF."""
-    text = FONT.read_text("latin-1").split(f"ENCODING {ord(char)}\n", 1)[1]
-    bits = text.split("BITMAP\n", 1)[1].split("ENDCHAR", 1)[0].split()
-    return [int(row, 16) for row in bits]
+    """The glyph's rows as bits, from the shipped font."""
+    from potager.hw.font import FontFile
+
+    font = FontFile(FONT.read_bytes())
+    index = font.index(ord(char))
+    assert index >= 0, char + " is not in the font"
+    return [font.row(index, y) for y in range(font.height)]
 
 
 @pytest.mark.parametrize("char", "éèêàâçôîûùëïœÉÈÊÀÂÇÔÎÛÙËÏŒ«»’")

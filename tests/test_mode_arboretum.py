@@ -364,7 +364,7 @@ def test_setup_offers_2_to_4_players_and_the_species_by_their_edition_names():
     assert board.rows()[4].startswith("Players: out of range")
     app = board.app
     screen = app.screen()
-    labels = [value for _, value in screen.lines(app)]
+    labels = [line[1] for line in screen.lines(app)]
     assert labels[6:16] == [
         "Oak", "Willow", "Jacaranda", "Lilac", "Cassia", "Royal Poinciana", "Dogwood",
         "Magnolia", "Maple", "Tulip Poplar",
@@ -494,16 +494,34 @@ def test_the_path_is_scored_as_it_is_built():
     board.script("press UP\npress UP\npress UP" + "\npress RIGHT" * 4)  # 8 cards
     assert rows_of(board)[0].endswith("= 19")
     board.script("press RIGHT")
+    assert rows_of(board)[4] == "Setting at its limit"  # 8 values at most
+    board.script("wait 3000\npress DOWN\npress DOWN\npress RIGHT")  # no 1 with 8 cards
+    assert rows_of(board)[4] == "Too long: 1..8 rising" and rows_of(board)[0].endswith("= ?")
+    undo = board.app.snapshot()["undo"]
+    board.script("wait 3000\npress OK")  # refused as it stands, still there to fix
     assert rows_of(board)[4] == "Too long: 1..8 rising"
-    board.script("press DOWN\npress DOWN\npress RIGHT")  # no 1 with 8 cards
-    assert rows_of(board)[4] == "Too long: 1..8 rising"
-    board.script("wait 3000\npress OK")  # saved (one step); the next player's path
+    assert board.app.snapshot()["screen"] == "PathScreen" and board.app.snapshot()["undo"] == undo
+    board.script("wait 3000\npress RIGHT\npress OK")  # saved (one step); the next player's path
     assert board.app.engine.state["pa"][0] == 8 + 16 + 32 + 64
+    assert board.app.snapshot()["undo"] == undo + 1  # the whole path: one undoable action
     assert rows_of(board)[0].startswith("●P2 Oak")
     board.script("press BACK")
     assert rows_of(board)[1].endswith("19")
     board.script("press BACK")
     assert rows_of(board)[1] == "▶Oak     ♥19● ?♣ ?"
+
+
+def test_a_long_path_is_entered_top_to_bottom_and_a_half_built_one_is_no_entry():
+    board = started("press RIGHT\npress OK\n")  # Oak, P1's path
+    board.script("press RIGHT\n" * 7)  # 8 cards first, the 1 and the 8 after
+    assert rows_of(board)[1].endswith(" 8") and rows_of(board)[0].endswith("= ?")
+    board.script("press DOWN\npress DOWN\npress RIGHT\npress DOWN\npress RIGHT")
+    assert rows_of(board)[0].endswith("= 19")  # 8 of one species doubled + 1 + 2
+    board.script("press BACK")  # left half-built: still to enter, the totals wait for it
+    assert board.app.engine.state["pa"][0] == -1 and rows_of(board)[1].endswith("?")
+    board.script("press OK\n" + "press RIGHT\n" * 6 + "press DOWN\npress DOWN\npress RIGHT")
+    board.script("press OK")  # 7 cards of one species from a 1
+    assert board.app.engine.state["pa"][0] == 7 + 16 + 32
 
 
 def test_ok_on_an_untouched_path_means_no_path_and_back_leaves_it_to_enter():
@@ -746,7 +764,7 @@ def test_demo_in_the_simulator():
 def test_whole_rulebook_game_in_the_simulator():
     from host_tools.sim import SimBoard
 
-    script = "wait 300\n" + rulebook_script() + "press RIGHT\nwait 3000\n"
+    script = "wait 3000\n" + rulebook_script() + "press RIGHT\nwait 3000\n"  # start-up
     board = SimBoard()
     result = board.run_script(script)
     assert not result.crashes
@@ -760,7 +778,7 @@ def test_whole_rulebook_game_in_the_simulator():
     leds = board.leds()
     assert leds[0].startswith("#") and int(leds[0][1:3], 16) > 0x30  # Clark's seat, red
     assert leds[4] != "#000000" and leds[8] != "#000000"
-    result = board.run_script("wait 300\npress OK\npress OK\nwait 1000\n")  # after a reboot
+    result = board.run_script("wait 4000\npress OK\npress OK\nwait 1000\n")  # after a reboot
     rows = result.frames[-1]["screen"]
     assert rows[0].startswith("Done 8/8")  # the game came back from the NVM
 
@@ -805,3 +823,13 @@ def test_random_presses_in_the_mode_keep_every_invariant_and_undo_exact(seed, mo
             after = clone(engine.state)
             assert engine.undo() and engine.state == before
             assert engine.redo() and engine.state == after
+
+
+def test_the_totals_name_no_winner_while_a_path_is_still_to_enter():
+    board = started("press RIGHT\npress LEFT\npress OK\npress RIGHT\npress OK\npress BACK\n")
+    board.script("press UP\npress RIGHT")  # the totals row, last of the list
+    assert board.app.snapshot()["screen"] == "TotalsScreen"
+    rows = rows_of(board)
+    assert rows[0] == "Totals              ?" and rows[1].startswith("▶♥P1    2")
+    assert "*" not in "".join(rows[1:4])  # P1 leads, but the others' paths are to enter
+    assert board.app.screen().lit == 0  # and the ring lights no winner

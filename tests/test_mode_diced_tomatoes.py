@@ -694,7 +694,12 @@ def test_the_whole_game_in_the_simulator():
     from host_tools.sim import SimBoard
 
     board = SimBoard()
-    result = board.run_script(GAME + RECORD)
+    # the board takes a few seconds to start up, at power-on and after the power cut
+    script = "wait 2700\n" + GAME.replace("wait 500\n", "wait 4000\n") + RECORD
+    # and the mode's modules take a while to compile when it is chosen and when it starts
+    script = script.replace(NEW, NEW + "wait 2500\n", 1)
+    script = script.replace("press OK\npress OK\n", "press OK\npress OK\nwait 2500\n", 1)
+    result = board.run_script(script)
     assert not result.crashes
     screens = [f["screen"] for f in result.frames]
     assert any(s[0].startswith("Last round") for s in screens)
@@ -746,3 +751,44 @@ def test_random_keys_never_crash_and_keep_the_invariants():
         if board.app.engine is not None and board.app.mode == "diced_tomatoes":
             dt.check(board.app.engine.state)
         assert all(len(r) <= view.COLS for r in board.rows())
+
+
+def test_hold_turn_gives_the_turn_back_with_the_dice_received_and_survives_a_power_cut():
+    board = started()
+    app = board.app
+    assert app.act((dt.CARRY, 2, 0))  # P1 passes 2 dice on
+    board.script("press TURN")
+    assert app.act((dt.CARRY, 5, 0))  # P2 rolled 3 + 2: passes 5 on
+    board.script("press TURN\nhold TURN 600")  # P3 takes the TURN back
+    s = state(board)
+    assert (s["act"], s["extra"], s["held"]) == (1, 2, 5)
+    dt.check(s)  # was: extra 0 with 5 held, against the mode's own invariant
+    board.script("wait 3000\npower-cut\nwait 500\nboot\nwait 100")
+    assert board.app.engine is not None and state(board)["held"] == 5
+    assert "unreadable" not in board.rows()[4]
+
+
+def test_hold_turn_gives_back_the_karma_above_6():
+    engine = Engine(dt, dt.new(3, [0, 1, 2]))
+    for action in ((dt.HARVEST, 1, 6), (dt.HARVEST, 2, 6), (table.NEXT, 5, 0)):
+        assert engine.apply(action) is None
+    assert engine.state["ka"][0] == 6  # 9 was lost at the handover
+    assert engine.apply((table.PREV, 0, 0)) is None
+    assert engine.state["ka"][0] == 9 and engine.state["act"] == 0
+    dt.check(engine.state)
+
+
+@pytest.mark.parametrize("first", [0, 2])
+def test_counter_clockwise_the_player_before_the_start_in_turn_order_plays_last(first):
+    engine = Engine(dt, dt.new(4, [0, 1, 2, 3], first))
+    assert engine.apply((table.SET, table.S_DIR, -1)) is None
+    assert engine.state["mark"] == (first + 1) % 4  # before the start, going the other way
+    assert engine.apply((table.SET, table.S_DIR, -1)) is None  # the same value: no move
+    assert engine.state["mark"] == (first + 1) % 4
+    for _ in range(6):
+        assert engine.apply((dt.HARVEST, first, 1)) is None  # the start fills their track
+    for _ in range(3):
+        assert engine.apply((table.NEXT, 1, 0)) is None
+    assert not engine.state["end"]  # three turns: the marker holder's is the last
+    assert engine.apply((table.NEXT, 1, 0)) is None
+    assert engine.state["end"] == 1

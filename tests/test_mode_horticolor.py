@@ -532,7 +532,10 @@ def test_two_players_have_a_blank_row_and_messages_still_show():
     board.script("press DOWN\npress LEFT\n" + "press DOWN\n" * 5 + "press OK")
     assert board.rows()[0].startswith("No validated card")  # the cursor is on the bottom row
     board.script("press BACK")
-    for phase in ("press TURN", "press OK\n" + "press DOWN\n" * 11 + "press OK\npress OK"):
+    for phase in (
+        "press TURN",
+        "press OK\n" + "press DOWN\n" * 7 + "press OK\npress OK",
+    ):  # End game
         board.script("wait 3000\n" + phase)
         assert len(board.rows()) == 5 and board.rows()[3] == " " * COLS
 
@@ -554,7 +557,8 @@ def test_the_draft_screen_then_the_mixes_table():
         " ♣P3  C 2  V 0  0/4  ",
         "→card →~+compost ←pay",
     ]
-    assert [i for i, c in enumerate(board.pixels.leds) if c] == [0, 4, 8]  # the seats
+    # the seats, and the pixel before the first player's (the round's first)
+    assert [i for i, c in enumerate(board.pixels.leds) if c] == [0, 4, 8, 11]
 
 
 def test_a_card_validated_in_one_press_its_bonus_by_holding():
@@ -687,7 +691,7 @@ def test_a_power_cut_in_the_middle_restores_the_game():
 
 def test_end_game_from_the_menu_goes_to_the_final_scoring_first():
     board = started(SETUP_3 + "press TURN\npress RIGHT\npress OK")
-    board.script("press DOWN\n" * 11 + "press OK\npress OK")  # menu: End game, yes
+    board.script("press DOWN\n" * 7 + "press OK\npress OK")  # menu: End game, yes
     assert state_of(board)["ph"] == hc.FINAL
     assert board.rows()[0] == "Final scoring        "
     assert board.rows()[4].startswith("Enter the points")
@@ -713,7 +717,7 @@ def test_help_lists_the_keys_of_each_phase():
         "C    compost tokens",
         "V    validated cards",
     ]
-    assert [item[:5] for item in items[9:]] == ["BACK ", "BACK~", "OK   ", "OK~  "]
+    assert [item[:5] for item in items[9:]] == ["BACK ", "BACK~", "OK   ", "OK~  ", "*×»  "]
 
 
 def test_a_whole_three_player_game_from_setup_to_the_winner():
@@ -733,7 +737,8 @@ def test_a_whole_three_player_game_from_setup_to_the_winner():
     assert board.app.history[-1][1:5] == ["horticolor", [0, 1, 2], [28, 28, 15], [1]]
     rows = board.rows()
     assert rows[:2] == ["Results              ", "▶ 1 ●P2*          28 "]
-    assert "♥P1 " in rows[2] and rows[2].endswith(" 28 ") and "♣P3 " in rows[3]
+    assert rows[2] == "  20+5 syn+3 worm    "  # where the points came from
+    assert "♥P1 " in rows[3] and rows[3].endswith(" 28 ") and rows[4] == "  24+3 syn+1 worm    "
 
 
 def test_the_whole_game_passes_each_rule_on_the_way():
@@ -922,11 +927,14 @@ def test_the_mix_helper_idles_without_allocating_under_micropython(tmp_path):
 def test_a_whole_game_in_the_simulator():
     from host_tools.sim import SimBoard
 
-    result = SimBoard().run_script(GAME + FINISH)
+    # the board takes a few seconds to start up, at power-on and after the power cut
+    script = "wait 2700\n" + GAME.replace("boot\nwait 500\n", "boot\nwait 4000\n") + FINISH
+    result = SimBoard().run_script(script)
     assert not result.crashes and not result.warnings
     rows = result.frames[-1]["screen"]
     assert rows[:2] == ["Results              ", "▶ 1 ●P2*          28 "]
-    assert "♥P1 " in rows[2] and rows[2].endswith(" 28 ") and "♣P3 " in rows[3]
+    assert rows[2] == "  20+5 syn+3 worm    "  # where the points came from
+    assert "♥P1 " in rows[3] and rows[3].endswith(" 28 ") and rows[4] == "  24+3 syn+1 worm    "
     assert result.state["mode"] is None and result.state["screen"] == "ResultsScreen"
     # the mix helper: the dice in their colours, a quarter of the ring each
     dice = [f for f in result.frames if f["screen"][1] == " 10=●4+▲6    8=♥3+♣5 "]
@@ -953,5 +961,25 @@ def test_the_demo_script_in_the_simulator():
         "→card →~+compost ←pay",
     ]
     seats = [i for i, c in enumerate(result.leds) if c != "#000000"]
-    assert seats == [0, 4, 8]
-    assert [hue(result.leds[i]) for i in seats] == [0, 2, 1]  # red, blue, green
+    assert seats == [0, 4, 8, 11]  # and the first player's marker
+    assert [hue(result.leds[i]) for i in seats] == [0, 2, 1, 0]  # red, blue, green; red P1
+
+
+def test_a_confirmed_shortage_past_the_supply_warns():
+    board = started()
+    board.script("press TURN")  # the mixes
+    for p in range(3):
+        assert board.app.act((hc.GAIN, p, 6))  # 8 each: the 24 tokens are all out
+    board.script("wait 3000\nhold TURN 600\npress OK")  # the shortage, agreed
+    assert state_of(board)["cp"][0] == 9
+    assert board.rows()[4].startswith("Over the 24 tokens!")
+
+
+def test_the_table_keeps_horticolor_clockwise_and_its_menu_lists_what_it_allows():
+    engine = game()
+    assert do(engine, table.SET, table.S_DIR, -1) == "hc_clockwise"
+    assert lang.load("fr", "horticolor").get("r.hc_clockwise") == "On joue en horaire"
+    board = started()
+    board.script("press OK")
+    items = board.app.screen().items(board.app)
+    assert not {"Pass (out for round)", "Skip the next player", "Round +1"} & set(items)

@@ -32,6 +32,7 @@ ENGLISH = "press DOWN\npress OK\n"
 HORTIS = "press DOWN\n" * 3 + "press OK\n"  # the 4th mode on the home screen
 LIVE = "press DOWN\npress RIGHT\n"  # Count: quick -> live
 START = "press OK\n"  # OK on any field starts
+AGAIN = "press OK\n"  # the setup's first line after a game: "Same as last time"
 TO_RESULT_END = ""  # a result opens on End game (without the recipe challenge)
 
 # The demo (docs/scripts/hortis.txt) is the live count up to card 8; then card 9 and the end:
@@ -242,7 +243,7 @@ BAD = [
     ("quick", (h.FIELD, 6, 1), "hortis_split_over"),  # no die to be on a split zone
     ("quick", (h.FIELD, 5, -1), "hortis_below_zero"),
     ("quick", (h.FIELD, 16, 1), "bad_action"),  # no recipe challenge
-    ("quick", (table.ROUND, 1, 0), "bad_action"),
+    ("quick", (table.ROUND, 1, 0), "hortis_no_rounds"),  # a quick count has no rounds
     ("quick", (table.NEXT, 3, 0), "hortis_solo"),
     ("live", (h.FIELD, 0, 1), "bad_action"),  # the quick count's fields
     ("live", (h.UPGRADE, 0, 0), "hortis_no_die"),
@@ -429,7 +430,9 @@ def test_whole_live_game_to_the_result_records_and_history():
 
 def quick_game(board, baskets):
     """From the home screen: a quick count of HORTIS Automne worth 15 x baskets, ended; home."""
-    board.script(HORTIS + START + "press DOWN\n" * 4 + "press RIGHT\n" * baskets)
+    again = board.app.records.get("last_setups")  # a game before: the same in one press
+    board.script(HORTIS + (AGAIN if again else START) + "press DOWN\n" * 4)
+    board.script("press RIGHT\n" * baskets)
     board.script("press OK\n" + TO_RESULT_END + "press OK\npress OK\nwait 3000\n")
     board.script("press BACK\npress BACK\n")  # the records, the results: home
 
@@ -626,7 +629,7 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
 
     board = SimBoard()
     cursor = "press UP\n"  # the cursor back on the brown row (at its reserve)
-    script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 1000\n" + cursor + CARD_9
+    script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 4000\n" + cursor + CARD_9
     script += "wait 500\n" + TO_RESULT_END + "press OK\npress OK\nwait 3000\n"
     result = board.run_script(script)
     assert not result.crashes
@@ -641,5 +644,37 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
     assert result.frames[-1]["screen"][:2] == ["New best!            ", "▶Best Automne      32"]
     assert result.state["mode"] is None
     # a power cycle: the best is kept, and a new game's result shows it
-    again = board.run_script("wait 300\n" + HORTIS + START + "press OK\n" + "press UP\n" * 2)
-    assert again.frames[-1]["screen"][4] == "▶Best              32"
+    # start-up, then the counter's modules are compiled (a second or so, as on the board)
+    again = board.run_script(
+        "wait 4000\n"
+        + HORTIS
+        + "wait 2500\n"
+        + "press DOWN\npress DOWN\npress RIGHT\n"  # the last setup was live: quick count
+        + START
+        + "wait 2500\n"
+        + "press OK\n"
+        + "press UP\n" * 2
+    )
+    assert again.frames[-1]["screen"][4] == "▶Best              35"
+
+
+def test_the_live_count_keeps_its_timer_apart_from_the_score():
+    board = board_after(ENGLISH + HORTIS + LIVE + START)
+    assert board.app.act((table.SET, table.S_TT, 60))
+    board.run(13_000)
+    row = board.rows()[0]
+    assert row.startswith("2/9 0:4") and row.endswith(" 0 pts ♥P1")
+
+
+def test_a_card_is_a_lap_and_the_squirrel_goes_off_after_its_neighbours():
+    board = board_after(ENGLISH + HORTIS + LIVE + START)
+    assert not board.app.act((table.SET, table.S_LAP, 0))
+    board.run(20)
+    assert board.rows()[4].startswith("A card is one lap")
+    board.script("wait 3000\npress TURN")
+    assert state_of(board)["rnd"] == 3  # TURN goes on to card 3
+    board = board_after(ENGLISH + HORTIS + "press RIGHT\n" + START)  # Grove
+    board.script("press RIGHT\npress UP\npress UP\npress RIGHT")  # a die; the squirrel
+    board.script("press DOWN\npress RIGHT")  # a die next to it
+    board.script("wait 3000\npress UP\npress LEFT")  # the squirrel off
+    assert board.rows()[4].startswith("Dice by it to 0 first")

@@ -6,10 +6,12 @@ from pathlib import Path
 
 from host_tools.sim import DEFAULT_FIRMWARE, SimBoard
 
-SETUP = "wait 300\npress DOWN\npress OK\npress OK\npress OK\npress OK\n"
+SETUP = "wait 4000\npress DOWN\npress OK\npress OK\npress OK\npress OK\n"
 
 # hold UP on the free-score screen triggers the fault; everything else is the real firmware
 FAULTY_CODE = """
+from potager.hw.buttons import scan_now
+scan_now()
 import time
 from potager.ui import free
 

@@ -15,7 +15,7 @@ from host_tools.sim import SimBoard
 ROOT = Path(__file__).resolve().parent.parent
 
 SETUP_4 = """
-wait 300
+wait 3000        # the board starts up (imports, display)
 press DOWN       # first boot: English
 press OK
 press OK         # Free score
@@ -35,7 +35,7 @@ wait 3000        # quiet: saved
 power-cut
 wait 1000
 boot
-wait 1500
+wait 4500
 """
 )
 
@@ -52,7 +52,7 @@ def test_scores_and_the_active_player_survive_a_power_cut(game):
     assert state["sc"] == [22, 1, 0, 0] and state["act"] == 1
     rows = result.frames[-1]["screen"]
     assert rows[0].startswith("Round 1") and rows[0].rstrip().endswith("●P2")
-    assert rows[1].startswith(" ♥P1    22 ▶●P2*    1")
+    assert rows[1].startswith(" ♥P1»   22 ▶●P2*    1")  # » P1 started the round
 
 
 def test_the_ring_lights_the_active_seat(game):
@@ -62,7 +62,7 @@ def test_the_ring_lights_the_active_seat(game):
     # brightness cap (1/4) applied
     assert {f["leds"][3] for f in frames[-8:]} == {"#000c3f", "#000106"}
     lit = [i for i, c in enumerate(frames[-1]["leds"]) if c != "#000000"]
-    assert lit == [0, 3, 6, 9]
+    assert lit == [0, 3, 6, 9, 11]  # the seats and the first player's marker
 
 
 def test_a_score_press_costs_far_less_than_a_full_frame(game):
@@ -107,7 +107,7 @@ def test_headless_cli_writes_frames_png_state_and_nvm(tmp_path):
     assert out["s.png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert out["nvm.bin"].stat().st_size == 4096
     # a second run on the same NVM file is a power cycle of the same device
-    script.write_text("wait 1500\npress RIGHT\nwait 3000\n")
+    script.write_text("wait 4000\npress RIGHT\nwait 3000\n")
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(out["st.json"].read_text())["state"]["sc"] == [22, 2, 0, 0]
@@ -117,11 +117,12 @@ def test_headless_cli_writes_frames_png_state_and_nvm(tmp_path):
 def test_a_torn_save_restores_the_previous_one(cut):
     """(tests/test_core.py tears a save at every byte offset; here, the whole device.)"""
     board = SimBoard()
-    saved = board.run_script(SETUP_4 + "press RIGHT\nwait 3000\n")  # P1 = 1, saved
-    cut %= saved.nvm_writes[-1].length  # the next record has the same length
-    torn = board.run_script(f"wait 1000\npress RIGHT\ntear-next-write {cut}\nwait 3000\n")
+    board.run_script(SETUP_4 + "press RIGHT\nwait 3000\n")  # P1 = 1, saved
+    after = "wait 4000\npress RIGHT\n"
+    cut %= SimBoard(nvm=board.nvm).run_script(after + "wait 3000\n").nvm_writes[-1].length
+    torn = board.run_script(f"{after}tear-next-write {cut}\nwait 3000\n")  # the next record
     assert [w.torn for w in torn.nvm_writes] == [True] and torn.state is None  # power gone
-    result = board.run_script("wait 1000")  # power back
+    result = board.run_script("wait 4000")  # power back
     assert result.state["state"]["sc"][0] == 1  # the last complete save
 
 
@@ -135,5 +136,8 @@ def test_the_piezo_beeps_at_each_warning_stage_of_the_turn_timer():
         ("GPIO18", 2000),
         ("GPIO18", 2500),
     ]
-    start = result.tones[0][0] - 15_000  # half of the 30 s went by
-    assert [t - start for t, _, _ in result.tones] == [15_000, 24_000, 30_000]
+    # 15 s (half gone), 24 s (last fifth), 30 s: each at the loop's first pass after the
+    # stage begins (a pass takes 10 ms and its work)
+    t0 = result.tones[0][0]
+    gaps = [t - t0 for t, _, _ in result.tones[1:]]
+    assert all(abs(gap - at) < 30 for gap, at in zip(gaps, (9_000, 15_000), strict=True)), gaps

@@ -9,20 +9,22 @@ from host_tools.sim.cli import main
 def test_commands_and_comments():
     script = """
     # a comment line
-    press OK        # press is a hold of 80 ms
+    press OK        # press is a hold of 60 ms (each hold is followed by 20 ms up)
     hold TURN 600
     wait 0
     power-cut
     tear-next-write 3
     boot
+    reload
     """
     assert parse_script(script) == [
-        Command("hold", 4, 80, 3),
+        Command("hold", 4, 60, 3),
         Command("hold", 6, 600, 4),
         Command("wait", None, 0, 5),
         Command("power-cut", None, 0, 6),
         Command("tear-next-write", None, 3, 7),
         Command("boot", None, 0, 8),
+        Command("reload", None, 0, 9),
     ]
 
 
@@ -38,6 +40,7 @@ def test_commands_and_comments():
         ("\n\ntear-next-write x", 3, "N (a byte count) must be a whole number"),
         ("hold BACK 0", 1, "'hold' needs MS of at least 1"),
         ("boot now", 1, "'boot' takes 0 argument(s)"),
+        ("reload 1", 1, "'reload' takes 0 argument(s)"),
     ],
 )
 def test_bad_lines_are_named(script, line, fault):

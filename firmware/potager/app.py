@@ -10,11 +10,11 @@ import gc
 
 from potager import lang
 from potager.core import keys, persist, registry
-from potager.core.clock import OVERTIME, Clock, warning_stage
+from potager.core.clock import CHECKPOINT_MS, OVERTIME, Clock, warning_stage
 from potager.core.compat import const
 from potager.core.crc import crc16
 from potager.core.engine import Engine
-from potager.core.gestures import Gestures, ticks_diff
+from potager.core.gestures import Gestures, since, ticks_diff
 from potager.power import ASLEEP, AWAKE, Power
 from potager.saving import Saving
 from potager.ui import view
@@ -26,7 +26,7 @@ BLINK_MS = const(1000)  # the active seat's rhythm: on for BLINK_ON_MS of every 
 BLINK_ON_MS = const(700)
 FAST_BLINK_MS = const(250)  # overtime
 PIXELS = const(12)
-BOOT_KEY_MS = const(600)  # BACK held while powering on opens the safe menu
+BOOT_KEY_MS = const(600)  # BACK pressed this soon after the keys are scanned: the safe menu
 
 current = None  # the running App, for the simulator and the REPL
 
@@ -65,12 +65,16 @@ class App:
         self.power = Power()
         self.history = []  # finished games (core.history records)
         self.records = {}  # per mode, kept across games and power cycles (e.g. personal bests)
-        self.boot_at = now
+        self.roster = None  # the names of players.txt, read by the first setup (potager.roster)
         # The device has no clock; for the history (core.history) and its export, one list
         # (few names: RAM): [device id, power session (counted in the save), whole seconds
         # since boot, start player of the game in progress, the uptime at its start, the
         # ticks of the last whole second]
         self.hx = [self.system.uid() if hasattr(self.system, "uid") else "", 1, 0, 0, 0, now]
+        # When the keys began to be scanned (main() sets it: power-on); the safe menu's window
+        # is measured from there with the keys' own times, however long boot() takes. None
+        # once it has closed.
+        self.boot_at = now
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
         self.last_input = now
@@ -78,47 +82,39 @@ class App:
 
     # ----------------------------------------------------------------- start-up
     def boot(self, now):
-        status, meta, log = self.store.load()
-        problem = None
-        if status == persist.OK:
+        status, problem = self.store.load(), None
+        if status == persist.OK:  # checked by modules imported only then, and forgotten (RAM)
             try:
-                self.set_language(meta.get("lang", "en"), save=False)
-                self.power.load(meta.get("set"))
-                self.history = meta.get("hist") or []
-                self.records = meta.get("rec") or {}
-                clock = meta.get("hx")
-                if clock:  # [device id, session, uptime, start player, seconds of the game]
-                    hx = self.hx
-                    hx[0] = clock[0] or hx[0]
-                    hx[1] = clock[1] + 1
-                    hx[3] = clock[3]
-                    hx[4] = -clock[4]  # the game's seconds so far count on from this boot
-                if meta.get("mode"):
-                    self.restore_game(meta["mode"], meta["base"], log)
-            except Exception:  # a save that passes its CRC but not the rules: never trust it
+                problem = registry.load("potager.restore_game").boot(self, now)
+            except Exception:  # whatever a save holds, the device starts
                 self.engine = self.mode = None
-                problem = "save_corrupt"
-        else:
+                self.history, self.records = [], {}
+                status, problem = persist.CORRUPT, None
+            registry.forget("potager.restore_game")
+            registry.forget("potager.restore_check")
+            registry.forget("potager.core.table_check")  # checked: its RAM back to the game
+            gc.collect()
+            if problem is not None and problem[0] is None:
+                status, problem = persist.CORRUPT, None  # not one snapshot could be trusted
+        if status != persist.OK:
             self.set_language("en", save=False)
-            problem = {persist.CORRUPT: "save_corrupt", persist.OLD_FORMAT: "save_old"}.get(status)
+            if status != persist.BLANK:  # which says nothing: a new device or a cut in an erase
+                problem = ("save" + str(status), 0)  # texts save2..save5
         if self.store.nvm is None:
-            problem = "no_nvm"
+            problem = ("no_nvm", 0)
         if self.engine is not None:
             self.show_game()
         else:
             self.reset_to(HomeScreen())
-            if status == persist.BLANK and self.store.nvm is not None:
-                self.push(LanguageScreen())  # first boot: ask before anything else
+            if status in (persist.BLANK, persist.TORN) and self.store.nvm is not None:
+                self.push(LanguageScreen())  # nothing to resume: the language is not known
         if problem is not None:
-            self.say(problem, error=True)
-
-    def restore_game(self, mode, base, log):
-        rules = registry.rules(mode)
-        engine = Engine(rules, base, log)
-        rules.check(engine.state)
-        self.engine = engine
-        self.mode = mode
-        self.load_texts(mode)
+            text = self.tr(problem[0])
+            if text == problem[0]:  # the texts of the save checks: loaded only to be said
+                name = "potager.lang.fr_save" if self.language == "fr" else "potager.lang.en_save"
+                text = lang.Texts([registry.load(name).T]).get(text, text)
+                registry.forget(name)
+            self.say(text.replace("#", str(problem[1])), error=True)
 
     # ------------------------------------------------------------------ the loop
     def step(self, now):
@@ -129,32 +125,54 @@ class App:
         if seconds > 0:
             hx[2] += seconds
             hx[5] = (hx[5] + seconds * 1000) % 0x20000000  # ticks wrap at 2**29
+        # Stored times never age past 2**27 ms (37 h), so every tick difference stays valid
+        # after days of uptime (ticks_diff holds within 2**28 ms, 74.6 h).
+        self.last_input = since(now, self.last_input)
+        clock = self.clock
+        self.saving.last_write = since(now, self.saving.last_write)
+        clock.turn_start = since(now, clock.turn_start)
+        clock.round_start = since(now, clock.round_start)
+        clock.paused_at = since(now, clock.paused_at)
         event = self.buttons.poll()
-        while event is not None:
+        while True:
+            # Gestures go by the keys' own times (keypad stamps them at its scan), not by when
+            # a busy step reads them: first the holds and repeats due before this event.
+            ms = now if event is None else event.timestamp
+            due = self.gestures.poll(ms)
+            while due is not None:
+                if due[0] != self.swallow:
+                    self.last_input = now
+                    self.screen().on_key(self, due[0], due[1])
+                due = self.gestures.poll(ms)
+            if event is None:
+                break
             self.last_input = now
             key = event.key_number
             if event.pressed and self.power.state != AWAKE:
                 if self.power.state == ASLEEP:
                     self.swallow = key  # the key that wakes a dark device does nothing else
                 self.wake()
-            if event.pressed and key == keys.BACK and ticks_diff(now, self.boot_at) < BOOT_KEY_MS:
+            boot = self.boot_at
+            if (
+                event.pressed
+                and key == keys.BACK
+                and boot is not None
+                and ticks_diff(ms, boot) < BOOT_KEY_MS
+            ):
                 self.swallow = key
                 self.push(registry.load("potager.ui.system").SafeScreen())
             if getattr(self.screen(), "RAW_KEYS", False):
                 self.screen().raw_key(self, key, event.pressed)
-            kind = self.gestures.feed(key, event.pressed, event.timestamp)
+            kind = self.gestures.feed(key, event.pressed, ms)
             if kind and key != self.swallow:
                 self.screen().on_key(self, key, kind)
             if not event.pressed and key == self.swallow:
                 self.swallow = -1
             event = self.buttons.poll()
-        due = self.gestures.poll(now)
-        if due is not None and due[0] != self.swallow:
-            self.last_input = now
-            self.screen().on_key(self, due[0], due[1])
+        if self.boot_at is not None and ticks_diff(now, self.boot_at) >= BOOT_KEY_MS:
+            self.boot_at = None  # the queue up to now is read: the window is over for good
         if self.engine is not None and self.engine.revision != self.seen_revision:
-            self.seen_revision = self.engine.revision
-            self.clock.follow(self.engine.state, now)
+            self.changed()
         self.screen().tick(self, now)
         self.update_timers(now)
         self.update_power(now)
@@ -164,12 +182,19 @@ class App:
             self.say("r.save_failed", error=True)
 
     def warn(self, now):
-        """A beep when the turn countdown enters a new warning stage (higher, then longer)."""
+        # A beep when a clock enters a new warning stage (higher, then longer): the turn
+        # countdown, the active player's bank (run out: overtime), the round timer.
         if self.engine is None:
             return
         state = self.engine.state
-        left = self.clock.turn_left(now, state)
-        stage = warning_stage(left, state["tt"]) if state["tt"] else 0
+        clock = self.clock
+        stage = 0
+        if state["tt"]:
+            stage = warning_stage(clock.turn_left(now, state), state["tt"])
+        if state["tb"]:
+            stage = max(stage, warning_stage(clock.bank_left(now, state), state["tb"]))
+        if state["rt"]:
+            stage = max(stage, warning_stage(clock.round_left(now, state), state["rt"]))
         if stage > self.stage:
             self.beep(1000 + 500 * stage, 400 if stage == OVERTIME else 100)
         self.stage = stage
@@ -192,6 +217,8 @@ class App:
             if self.power.state != ASLEEP:
                 self.draw_leds()
         if self.timers_shown():
+            if not self.clock.paused and ticks_diff(now, self.saving.last_write) >= CHECKPOINT_MS:
+                self.mark_unsaved()  # a clock checkpoint: the save keeps where the clocks stand
             # the clocks on screen count from the start of the turn and of the round
             turn, round_ = self.clock.turn_ms(now) // 1000, self.clock.round_ms(now) // 1000
             if turn != self.second or round_ != self.round_second:
@@ -272,6 +299,7 @@ class App:
         if not self.power.change(key, delta):
             self.refuse("setting_limit")
             return
+        self.saving.settings = 1  # the next record carries the settings
         self.mark_unsaved()
         self.dirty = True
 
@@ -297,7 +325,16 @@ class App:
         self.dirty = True
 
     def changed(self):
+        # Redraw; after an action, an undo or a redo (from any screen): the clocks follow
+        # the turn, and the game screen's cursor the active player (its follow()).
         self.dirty = True
+        engine = self.engine
+        if engine is not None and engine.revision != self.seen_revision:
+            self.seen_revision = engine.revision
+            self.clock.follow(engine.state, self.now)
+            follow = getattr(self.stack[0], "follow", None)
+            if follow is not None:
+                follow(self)
 
     def show_game(self):
         self.load_texts(self.mode)
@@ -332,12 +369,18 @@ class App:
         self.language = code
         self.dirty = True
         if save:
+            self.saving.settings = 1
             self.mark_unsaved()
 
     # ------------------------------------------------------------ game state
     def start_game(self, mode, state):
+        registry.forget("potager.ui.setup")  # the form's RAM goes to the game
+        registry.forget("potager.lang.%s_setup" % self.language)
         self.hx[3] = state["act"]
         self.hx[4] = self.hx[2]
+        self.clock = Clock(self.now)  # the first turn starts now, not during the setup
+        registry.forget("potager.ui.table_setup")  # the setup's fields: RAM to the game
+        self.seen_revision = -1
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode
         self.load_texts(mode)
@@ -347,7 +390,17 @@ class App:
     def close_game(self, screen):
         """The game in progress is dropped (after the players confirmed)."""
         mode = self.mode
+        saved = self.records.get("last_setups")  # (potager.ui.setup)
+        if (
+            self.engine is not None
+            and isinstance(saved, dict)
+            and isinstance(saved.get(mode), list)
+        ):
+            # the next setup of this mode keeps these table settings
+            state = self.engine.state
+            saved[mode][1] = [state[key] for key in ("dir", "rot", "lap", "tt", "tb", "inc", "rt")]
         self.engine = self.mode = self.shown = None
+        self.saving.engine = 0  # not None: the save must record the end; and the game's RAM goes
         self.mark_unsaved()
         self.reset_to(screen)
         if mode is not None:
@@ -355,8 +408,10 @@ class App:
             self.load_texts(None)
             gc.collect()
 
-    def finish_game(self, totals, winners):
-        """A finished game goes into the history; the results are shown."""
+    def finish_game(self, totals, winners, parts=None, reason=None, turns=True):
+        """A finished game goes into the history; the results are shown: per player `parts`
+        (where the points came from, the mode's words), the tie-break rule `reason` (a text
+        the mode translated), the table statistics if the game went in `turns`."""
         if self.engine is None:
             return
         state = self.engine.state
@@ -364,17 +419,23 @@ class App:
         if mode == "hortis" and not state["g"]:
             mode = "hortis-automne"  # as the score CLI names the two games
         hx = self.hx  # the start player, the duration, the session and the uptime now
+        i = len(self.history) + 1
         registry.load("potager.core.history").add(
             self.history,
             mode,
             state["col"],
             totals,
             winners,
-            None,
+            state.get("names"),  # chosen at setup (potager.ui.setup)
             [hx[3], hx[2] - hx[4], hx[1], hx[2]],
         )
+        i -= len(self.history)  # games dropped: past the count kept, then to fit the NVM
+        i += self.saving.room(self.history)
         self.close_game(HomeScreen())
-        self.push(registry.load("potager.ui.menu").ResultsScreen(state, totals, winners))
+        results = registry.load("potager.ui.results").ResultsScreen
+        self.push(results(state, totals, winners, parts, reason, turns))
+        if i:  # the oldest games made room: never silently
+            self.say(self.tr("h.dropped").replace("#", str(i)))
 
     def act(self, action):
         """Apply an action through the reducer; a refusal is shown, never silent."""
@@ -384,7 +445,7 @@ class App:
             self.refuse(reason)
             return False
         self.mark_unsaved()
-        self.dirty = True
+        self.changed()
         return True
 
     def undo(self, redo=False):
@@ -393,6 +454,7 @@ class App:
         registry.forget("potager.ui.undo")
         if done:
             self.mark_unsaved()
+            self.changed()
         else:
             self.refuse("nothing_to_redo" if redo else "nothing_to_undo")
 
@@ -436,21 +498,30 @@ class App:
 
 
 def main():
-    """The device's loop (the simulator runs it too, through code.py)."""
+    """The device's loop (the simulator runs it too, through code.py). Nothing ends it: a
+    part of the board that fails is stood in for, an exception in a step is recovered from,
+    and one that escapes even that starts the app again from the save."""
     global current
     from potager.hw import board_io
 
     io = board_io.BoardIO()
-    try:
-        current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound)
-    except Exception as error:  # never a dead device: run without the save that broke boot
-        io.report(error)
-        current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound)
-        current.say("save_corrupt", error=True)
     while True:
         try:
-            current.step(io.now())
+            try:
+                current = App(io.display, io.pixels, io.buttons, io.nvm, io.now(), io, io.sound)
+            except Exception as error:  # never a dead device: run without the save that broke boot
+                io.report(error)
+                current = App(io.display, io.pixels, io.buttons, None, io.now(), io, io.sound)
+                current.say("save2", error=True)
+            # the safe menu's window opened when the keys began to be scanned (power-on)
+            current.boot_at = getattr(io.buttons, "since", current.boot_at)
+            while True:
+                try:
+                    current.step(io.now())
+                except Exception as error:
+                    io.report(error)
+                    current.recover(error, io.now())
+                io.idle()
         except Exception as error:
             io.report(error)
-            current.recover(error, io.now())
-        io.idle()
+            io.idle()

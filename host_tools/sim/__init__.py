@@ -2,20 +2,23 @@
 
 Command line: ``python -m host_tools sim`` (terminal UI) or
 ``python -m host_tools sim --headless --script FILE [--frames OUT.jsonl] [--png OUT.png]
-[--state OUT.json] [--nvm NVM.bin] [--allow-crashes] [--firmware DIR]`` (see ``cli.py``;
-script commands in ``script.py``).
+[--state OUT.json] [--nvm NVM.bin] [--allow-crashes] [--firmware DIR] [--drive DIR]``
+(see ``cli.py``; script commands in ``script.py``).
 
 Python API (for tests)::
 
     from host_tools.sim import SimBoard, ScriptError
 
     board = SimBoard(firmware_dir=DEFAULT_FIRMWARE, *, nvm=ERASED_NVM,
-                     board_id="raspberry_pi_pico")          # or "adafruit_feather_rp2040"
+                     board_id="raspberry_pi_pico",          # or "adafruit_feather_rp2040"
+                     uptime_ms=0,      # the script starts this long after power-on
+                     console=False,    # a terminal has the USB serial console open
+                     drive=None)       # a folder whose files appear beside code.py (players.txt)
     result = board.run_script("wait 500\\npress OK\\n")     # -> RunResult; ScriptError if bad
     result.frames       # [{"t_ms", "screen", "leds", "i2c_bytes"}], one per visible change
     result.state        # potager.app.current.snapshot() at the end (None if not running)
     result.nvm          # the 4096-byte NVM image at the end (b"\\xff" * 4096 when new)
-    result.nvm_writes   # [NvmWrite(t_ms, start, length, torn)], one per nvm assignment
+    result.nvm_writes   # [NvmWrite(t_ms, start, length, torn, erased, pages, landed)], one a write
     result.crashes      # [Crash(t_ms, caught, traceback)]: exceptions, watchdog resets
     result.warnings     # e.g. a key pressed before the firmware had its keypad.Keys
     result.pixels, result.leds, result.end_ms
@@ -24,13 +27,15 @@ Python API (for tests)::
     board.nvm           # bytes; the next run_script starts from it (a power cycle)
 
 Each ``run_script`` powers the board on at t=0 with the NVM it has, runs until the script's
-last event has been handled (and the firmware has reached a sleep with its app running, at
-most 10 s of virtual time later), and leaves the process as it found it: ``time`` restored,
-sys.path and the firmware's modules back as they were (the fakes stay in sys.modules).
+last event has been handled and seen by a key scan (and the firmware has reached a sleep with
+its app running, at most 10 s of virtual time later), and leaves the process as it found it:
+``time`` restored, sys.path and the firmware's modules back as they were (the fakes stay in
+sys.modules).
 
 Frames: at each firmware sleep, if the firmware's screen rows, the bytes sent to the OLED or
 the LED bytes changed since the last frame (and ``potager.app.current`` exists), a frame is
-recorded. ``i2c_bytes`` counts every byte handed to ``busio.I2C.writeto`` since the previous
+recorded. Work is charged to virtual time (``costs.py``): I2C bytes, NVM writes, imports.
+``i2c_bytes`` counts every byte handed to ``busio.I2C.writeto`` since the previous
 frame, control bytes included, address byte and bus overhead excluded: a full frame is
 6 (``0x21`` column range as three ``0x80``-prefixed pairs) + 6 (``0x22`` page range) +
 1025 (``0x40`` then 1024 GDDRAM bytes) = 1037. The first frame after a boot also carries

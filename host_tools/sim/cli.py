@@ -30,7 +30,8 @@ def _parser() -> argparse.ArgumentParser:
         "or a script in virtual time with --headless.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"""script: one command a line, '#' starts a comment
-  press KEY | hold KEY MS | wait MS | power-cut | tear-next-write N | boot
+  press KEY | hold KEY MS | wait MS | power-cut | tear-next-write N | boot | reload
+  (reload: a soft reload, as Ctrl-D or autoreload: RAM lost; power, ticks, NVM, display kept)
   KEY: {" ".join(KEY_NAMES)}
 terminal UI keys:
   {LEGEND}
@@ -51,6 +52,12 @@ exit status: 0 ran, 1 firmware exception, 2 bad usage, script or NVM file""",
     )
     parser.add_argument(
         "--firmware", type=Path, default=DEFAULT_FIRMWARE, metavar="DIR", help="has code.py"
+    )
+    parser.add_argument(
+        "--drive",
+        type=Path,
+        metavar="DIR",
+        help="files that appear on the CIRCUITPY drive beside code.py (e.g. players.txt)",
     )
     return parser
 
@@ -95,8 +102,11 @@ def _prepare(args: argparse.Namespace) -> tuple[SimBoard, Optional[list[Command]
         if len(nvm) != NVM_SIZE:
             raise _UsageError(f"{args.nvm} has {len(nvm)} bytes; an NVM image has {NVM_SIZE}")
     try:
-        board = SimBoard(args.firmware) if nvm is None else SimBoard(args.firmware, nvm=nvm)
-    except FileNotFoundError as error:
+        if nvm is None:
+            board = SimBoard(args.firmware, drive=args.drive)
+        else:
+            board = SimBoard(args.firmware, nvm=nvm, drive=args.drive)
+    except (FileNotFoundError, FileExistsError) as error:
         raise _UsageError(str(error)) from None
     return board, script
 

@@ -14,14 +14,20 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
+from host_tools.sim import costs
 from host_tools.sim.boards import KEY_NAMES, OLED_ADDRESS, RING_SIZE, BoardDefinition
 from host_tools.sim.ssd1306 import SSD1306
 
-# CircuitPython's supervisor.ticks_ms() wraps at 2**29 and starts 65.536 s before its first wrap.
+# CircuitPython's supervisor.ticks_ms() wraps at 2**29 and starts 65.536 s before its first wrap
+# at power-on (a reset); a soft reload does not restart it.
 TICKS_PERIOD = 1 << 29
 TICKS_AT_BOOT = TICKS_PERIOD - 65_536
-NVM_SIZE = 4096  # RP2040 and RP2350
+NVM_SIZE = 4096  # RP2040 and RP2350: one flash sector
 ERASED_NVM = b"\xff" * NVM_SIZE  # a new device's flash
+FLASH_PAGE = 256
+# The Pico's W25Q16JV: sector erase 45 ms typical, page program 0.4 ms typical (datasheet).
+ERASE_US = 45_000
+PAGE_PROGRAM_US = 400
 
 
 class StopFirmware(BaseException):
@@ -31,12 +37,69 @@ class StopFirmware(BaseException):
 
 @dataclass(frozen=True)
 class NvmWrite:
-    """One assignment to ``microcontroller.nvm`` (each one erases and rewrites flash)."""
+    """One assignment to ``microcontroller.nvm``. As ``ports/raspberrypi/common-hal/nvm/
+    ByteArray.c`` does it: when every target byte is 0xFF, only the pages it touches are
+    programmed; otherwise the 4 KiB sector is read, erased and programmed whole."""
 
     t_ms: int
     start: int
-    length: int  # bytes that landed
+    length: int  # bytes the firmware wrote (the slice)
     torn: bool = False  # the power was cut during this write
+    erased: bool = False  # the write erased the sector
+    pages: int = 0  # 256-byte pages programmed (completely or not)
+    landed: int = 0  # bytes programmed before the end (or the cut)
+
+
+def flash_write(
+    nvm: bytearray, start: int, data: bytes, cut_after: Optional[int] = None
+) -> tuple[bool, int, int]:
+    """Write ``data`` at ``start`` as the RP2040 port does; ``cut_after``: the power goes after
+    that many bytes of programming (0: inside the erase, when there is one). Returns (erased,
+    pages, bytes programmed). Pages are programmed in order, so a cut leaves a prefix."""
+    stop = start + len(data)
+    erased = any(b != 0xFF for b in nvm[start:stop])
+    if erased:  # the whole sector comes back from RAM, merged, after the erase
+        merged = bytearray(nvm)
+        merged[start:stop] = data
+        first, image = 0, bytes(merged)
+        nvm[:] = ERASED_NVM
+    else:
+        first = start - start % FLASH_PAGE
+        end = -(-stop // FLASH_PAGE) * FLASH_PAGE
+        image = bytes(nvm[first:start]) + data + bytes(nvm[stop:end])
+    landed = len(image) if cut_after is None else max(0, min(cut_after, len(image)))
+    nvm[first : first + landed] = image[:landed]
+    pages = -(-(landed if cut_after is not None else len(image)) // FLASH_PAGE)
+    return erased, pages, landed
+
+
+class Flash:
+    """A bytearray-like NVM that writes as the board does and counts, for the App on pure fakes
+    (``make bench``, tests): ``erases``, ``pages`` programmed, ``writes``."""
+
+    def __init__(self, image: bytes = ERASED_NVM) -> None:
+        self.data = bytearray(image)
+        self.erases = self.pages = self.writes = 0
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __getitem__(self, index: Any) -> Any:
+        return bytearray(self.data[index]) if isinstance(index, slice) else self.data[index]
+
+    def __setitem__(self, index: slice, value: Any) -> None:
+        start, stop, _ = index.indices(len(self.data))
+        data = bytes(memoryview(value))
+        if len(data) != stop - start:
+            raise ValueError("Slice and value different lengths")
+        erased, pages, _ = flash_write(self.data, start, data)
+        self.erases += erased
+        self.pages += pages
+        self.writes += 1
+
+
+def flash_write_us(erased: bool, pages: int) -> int:
+    return (ERASE_US if erased else 0) + pages * PAGE_PROGRAM_US
 
 
 @dataclass(frozen=True)
@@ -68,21 +131,32 @@ class _Event:
     at_us: int
     seq: int
     action: Callable[[], None] = field(compare=False)
+    key: bool = field(default=False, compare=False)  # a button change: may run mid-step
 
 
 class Machine:
-    def __init__(self, definition: BoardDefinition, nvm: bytes = ERASED_NVM) -> None:
+    def __init__(
+        self, definition: BoardDefinition, nvm: bytes = ERASED_NVM, *, uptime_ms: int = 0
+    ) -> None:
         if len(nvm) != NVM_SIZE:
             raise ValueError(f"an NVM image is {NVM_SIZE} bytes, not {len(nvm)}")
         self.definition = definition
         self.now_us = 0
-        self.boot_us = 0
+        # when the power came on; uptime_ms > 0: it came on that long before the run (t=0)
+        self.power_on_us = -uptime_ms * 1000
+        self.uptime_at_start_ms = uptime_ms
         self.powered = False
         self.live = False  # the firmware is running (and so the board is powered)
         self.boot_pending = False
+        self.reloading = False  # the firmware is stopping for a soft reload
+        self._first_power_on = True
+        self.console = False  # a terminal has the USB serial console open
+        self.event_us: Optional[int] = None  # the time of the scheduled event being run
+        self.give_up_us: Optional[int] = None  # a run ends here even if the firmware never sleeps
         self.nvm = bytearray(nvm)
         self.nvm_writes: list[NvmWrite] = []
         self.tear_after: Optional[int] = None
+        self.power_cuts_us: list[int] = []  # scheduled power cuts: a write may be inside one
         self.crashes: list[Crash] = []
         self.warnings: list[str] = []
         self.i2c_bytes = 0  # total sent to the OLED
@@ -95,6 +169,7 @@ class Machine:
         self._buttons_down: set[str] = set()
         self._watchers: list[PinWatcher] = []
         self._claimed: set[str] = set()
+        self._unseen: dict[str, int] = {}  # gpio -> when it went down with nothing scanning
         gpio = definition.gpio
         self._oled_pins = (gpio(definition.oled_scl), gpio(definition.oled_sda))
         self._ring_gpio = gpio(definition.ring)
@@ -106,40 +181,95 @@ class Machine:
         return self.now_us // 1000
 
     def ticks_ms(self) -> int:
-        return (TICKS_AT_BOOT + (self.now_us - self.boot_us) // 1000) % TICKS_PERIOD
+        return self.ticks_at(self.now_us)
+
+    def ticks_at(self, at_us: int) -> int:
+        return (TICKS_AT_BOOT + (at_us - self.power_on_us) // 1000) % TICKS_PERIOD
 
     def uptime_us(self) -> int:
-        return self.now_us - self.boot_us
+        return self.now_us - self.power_on_us
 
-    def schedule(self, at_us: int, action: Callable[[], None]) -> None:
-        """Run ``action`` when the clock reaches ``at_us`` (same-time events in schedule order)."""
-        heapq.heappush(self._events, _Event(at_us, next(self._seq), action))
+    def schedule(self, at_us: int, action: Callable[[], None], *, key: bool = False) -> None:
+        """Run ``action`` when the clock reaches ``at_us`` (same-time events in schedule order).
+        ``key``: a button change, which may also run while the firmware works (see charge)."""
+        heapq.heappush(self._events, _Event(at_us, next(self._seq), action, key))
 
     def next_event_us(self) -> Optional[int]:
         return self._events[0].at_us if self._events else None
 
-    def run_due_events(self) -> None:
+    def run_due_events(self, *, keys_only: bool = False) -> None:
+        """Run the events due by now, each told its own time (``event_us``). keys_only: only
+        the button changes at the head of the queue (nothing else happens mid-step)."""
         while self._events and self._events[0].at_us <= self.now_us:
-            heapq.heappop(self._events).action()
+            if keys_only and not self._events[0].key:
+                return
+            event = heapq.heappop(self._events)
+            self.event_us = event.at_us
+            try:
+                event.action()
+            finally:
+                self.event_us = None
+
+    def event_time_us(self) -> int:
+        return self.now_us if self.event_us is None else self.event_us
+
+    def charge(self, us: int) -> None:
+        """Work the firmware did takes virtual time: keys keep being scanned meanwhile and a
+        watchdog not fed in time resets the board (see costs.py for what is charged)."""
+        if not self.live or us <= 0:
+            return
+        self.now_us += us
+        self.run_due_events(keys_only=True)
+        self.fire_watchdog()
+        if self.give_up_us is not None and self.now_us >= self.give_up_us:
+            self.halt()  # a loop that never sleeps, and no watchdog: the run ends anyway
+            raise StopFirmware
+
+    def fire_watchdog(self) -> None:
+        state = self.watchdog
+        if state.deadline_us is None or self.now_us < state.deadline_us:
+            return
+        from host_tools.sim.fakes.watchdog import WatchDogMode, WatchDogTimeout
+
+        if state.mode is WatchDogMode.RESET:
+            self.record_failure(f"watchdog: not fed for {state.timeout_s} s, the board was reset")
+            self.request_reset()
+        state.mode = state.deadline_us = None
+        raise WatchDogTimeout("Watchdog timer expired.")
 
     # --- power ---
     def power_on(self) -> None:
+        if not self.powered and not self._first_power_on:
+            self.power_on_us = self.now_us  # ticks start again
+        self._first_power_on = False  # the first keeps uptime_ms
         self.powered = True
         self.boot_pending = True
 
     def start_firmware(self) -> None:
         self.boot_pending = False
+        self.reloading = False
         self.live = True
-        self.boot_us = self.now_us
 
-    def halt(self) -> None:
-        """The firmware stopped but the power stays: the screen and LEDs keep what they show."""
+    def halt(self, keep_pins: frozenset[str] = frozenset()) -> None:
+        """The firmware stopped but the power stays: the screen and LEDs keep what they show.
+        ``keep_pins``: still claimed (by a display that survives a soft reload)."""
         self.live = False
         for watcher in self._watchers:
             watcher._deactivate()
         self._watchers.clear()
-        self._claimed.clear()
+        self._claimed &= set(keep_pins)
         self.watchdog = WatchdogState()
+
+    def soft_reload(self) -> None:
+        """Ctrl-D, autoreload or supervisor.reload(): the firmware stops (raises StopFirmware)
+        and code.py runs again; RAM is lost but not the power, the ticks, the NVM or the
+        displays (the runner keeps those and the pins they hold)."""
+        if not self.live:
+            if self.powered:
+                self.boot_pending = True
+            return
+        self.reloading = True
+        raise StopFirmware
 
     def cut_power(self) -> None:
         """RAM, the OLED's GDDRAM and the LEDs' latches are lost; the NVM stays."""
@@ -150,7 +280,7 @@ class Machine:
         self.ring_bytes = b""
 
     def request_reset(self) -> None:
-        """microcontroller.reset(), supervisor.reload() or the watchdog: a cut, then power back."""
+        """microcontroller.reset() or the watchdog: a cut, then power back."""
         self.cut_power()
         self.power_on()
         raise StopFirmware
@@ -178,6 +308,7 @@ class Machine:
     # --- buttons and key scanners ---
     def watch_pins(self, watcher: PinWatcher) -> None:
         self._watchers.append(watcher)
+        self._unseen.clear()  # keys held now are seen by its first scan
 
     def unwatch_pins(self, watcher: PinWatcher) -> None:
         self._watchers.remove(watcher)
@@ -190,11 +321,13 @@ class Machine:
             self._buttons_down.add(gpio)
         else:
             self._buttons_down.discard(gpio)
-        watched = [watcher._pin_changed(gpio) for watcher in list(self._watchers)]
-        if self.live and down and not any(watched):
+        watched = any([watcher._pin_changed(gpio) for watcher in list(self._watchers)])
+        if down and not watched and self.live:
+            self._unseen[gpio] = self.event_time_us() // 1000
+        elif not down and gpio in self._unseen:
             self.warnings.append(
-                f"t={self.now_ms} ms: {KEY_NAMES[key]} pressed while no keypad.Keys watched"
-                f" {self.board_name(gpio)}: the press is lost, as on the device"
+                f"t={self._unseen.pop(gpio)} ms: {KEY_NAMES[key]} pressed and released while no"
+                f" keypad.Keys watched {self.board_name(gpio)}: the press is lost, as on the device"
             )
 
     # --- OLED and LEDs ---
@@ -208,6 +341,7 @@ class Machine:
             raise OSError(errno.ENODEV, "No such device")
         self.i2c_bytes += len(data)
         self.oled.write(data)
+        self.charge(costs.I2C_WRITE_US + costs.I2C_BYTE_US * len(data))
 
     def neopixel_write(self, gpio: str, data: bytes) -> None:
         if self.live and gpio == self._ring_gpio:
@@ -244,14 +378,34 @@ class Machine:
             if not 0 <= value <= 255:
                 raise ValueError("bytes value out of range")
             data = bytes([value])
-        torn = self.tear_after is not None
-        landed = data[: self.tear_after] if torn else data
-        self.nvm[start : start + len(landed)] = landed
-        self.nvm_writes.append(NvmWrite(self.now_ms, start, len(landed), torn))
+        cut_after = self.tear_after
+        # a power cut scheduled while the flash is busy (interrupts off, time passes) lands inside
+        erased, pages, _ = flash_write(bytearray(self.nvm), start, data)
+        busy_us = flash_write_us(erased, pages)
+        cut_us = next(
+            (t for t in self.power_cuts_us if self.now_us <= t < self.now_us + busy_us), None
+        )
+        if cut_after is None and cut_us is not None:
+            done_us = cut_us - self.now_us - (ERASE_US if erased else 0)
+            cut_after = max(0, done_us) * FLASH_PAGE // PAGE_PROGRAM_US
+        erased, pages, landed = flash_write(self.nvm, start, data, cut_after)
+        torn = cut_after is not None
+        self.nvm_writes.append(NvmWrite(self.now_ms, start, len(data), torn, erased, pages, landed))
         if torn:
             self.tear_after = None
+            if cut_us is not None:
+                self.now_us = cut_us
             self.cut_power()
             raise StopFirmware
+        self.charge(flash_write_us(erased, pages))  # interrupts off: the keys wait
+
+    @property
+    def nvm_erases(self) -> int:
+        return sum(w.erased for w in self.nvm_writes)
+
+    @property
+    def nvm_pages(self) -> int:
+        return sum(w.pages for w in self.nvm_writes)
 
     # --- crashes ---
     def record_crash(self, exc: BaseException, *, caught: bool) -> None:

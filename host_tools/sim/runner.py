@@ -9,13 +9,17 @@ of the script) the simulator raises :class:`StopFirmware` from a sleep or from a
 a BaseException, so the firmware's ``except Exception`` recovery lets it unwind.
 """
 
+import builtins
 import contextlib
 import functools
 import importlib
+import importlib.abc
+import importlib.machinery
 import json
 import os
 import runpy
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -24,11 +28,11 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any, Optional, Protocol, SupportsIndex, Union
 
-from host_tools.sim import fakes
+from host_tools.sim import costs, fakes
 from host_tools.sim.boards import BOARDS
-from host_tools.sim.fakes.watchdog import WatchDogMode, WatchDogTimeout
+from host_tools.sim.fakes import busio as fake_busio
 from host_tools.sim.machine import ERASED_NVM, Crash, Machine, NvmWrite, StopFirmware
-from host_tools.sim.script import Command, parse_script
+from host_tools.sim.script import RELEASE_MS, Command, parse_script
 
 DEFAULT_FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 # Libraries that live on the CIRCUITPY drive: their module state is RAM, lost with the power.
@@ -84,14 +88,23 @@ class SimBoard:
         *,
         nvm: bytes = ERASED_NVM,
         board_id: str = "raspberry_pi_pico",
+        uptime_ms: int = 0,
+        console: bool = False,
+        drive: Union[str, Path, None] = None,
     ) -> None:
+        """uptime_ms: the board was powered on that long before the script's t=0 (its ticks
+        are that far on); console: a terminal has the USB serial console open."""
         self.firmware_dir = Path(firmware_dir).resolve()
         if not (self.firmware_dir / "code.py").is_file():
             raise FileNotFoundError(f"no code.py in {self.firmware_dir}")
+        self._drive: Optional[tempfile.TemporaryDirectory[str]] = None
+        if drive is not None:
+            self.firmware_dir = self._mount(Path(drive))
         if board_id not in BOARDS:
             raise ValueError(f"unknown board {board_id!r} (boards: {', '.join(BOARDS)})")
         self.definition = BOARDS[board_id]
-        self.machine = Machine(self.definition, nvm)
+        self.uptime_ms, self.console = uptime_ms, console
+        self.machine = self._new_machine(nvm)
         self._firmware_names = {
             entry.stem
             for entry in self.firmware_dir.iterdir()
@@ -108,6 +121,21 @@ class SimBoard:
         self._i2c_at_last_frame = 0
         self._final_state: Any = None
 
+    def _mount(self, drive: Path) -> Path:
+        """The CIRCUITPY drive as the firmware sees it: the firmware's files and, beside
+        code.py, those of `drive` (players.txt...), in a folder of links made for this board."""
+        if not drive.is_dir():
+            raise FileNotFoundError(f"no drive folder {drive}")
+        self._drive = tempfile.TemporaryDirectory(prefix="potager-drive-")
+        root = Path(self._drive.name).resolve()
+        for entry in self.firmware_dir.iterdir():
+            (root / entry.name).symlink_to(entry)
+        for entry in sorted(drive.iterdir()):
+            if (root / entry.name).is_symlink():
+                raise FileExistsError(f"{entry} would hide the firmware's {entry.name}")
+            (root / entry.name).symlink_to(entry.resolve())
+        return root
+
     # --- the API ---
     @property
     def nvm(self) -> bytes:
@@ -123,30 +151,35 @@ class SimBoard:
         """Power on at t=0 with the NVM the board has, run the script, return what happened.
         A bad script raises ScriptError before anything runs."""
         commands = parse_script(script) if isinstance(script, str) else list(script)
-        self.machine = Machine(self.definition, self.nvm)
+        self.machine = self._new_machine(self.nvm)
         t_us = 0
         for command in commands:
             if command.name == "hold":
                 assert command.key is not None
                 self._schedule_key(t_us, command.key, command.number)
-                t_us += command.number * 1000
+                t_us += (command.number + RELEASE_MS) * 1000
             elif command.name == "wait":
                 t_us += command.number * 1000
             elif command.name == "power-cut":
                 self.machine.schedule(t_us, self._cut_power)
+                self.machine.power_cuts_us.append(t_us)
             elif command.name == "boot":
                 self.machine.schedule(t_us, self._boot)
+            elif command.name == "reload":
+                self.machine.schedule(t_us, self.machine.soft_reload)
             elif command.name == "tear-next-write":
                 self.machine.schedule(t_us, functools.partial(self._arm_tear, command.number))
-        return self._run(VirtualClock(), end_us=t_us)
+        # the last key change is seen at the next scan: the run goes on until then
+        return self._run(VirtualClock(), end_us=t_us + costs.KEY_SCAN_US)
 
     def run_live(self, clock: Clock) -> RunResult:
         """Power on and run until :meth:`quit`; the clock brings the input (terminal UI)."""
-        self.machine = Machine(self.definition, self.nvm)
+        self.machine = self._new_machine(self.nvm)
         return self._run(clock, end_us=None)
 
     def _run(self, clock: Clock, *, end_us: Optional[int]) -> RunResult:
         self._clock, self._end_us, self._quit = clock, end_us, False
+        self.machine.give_up_us = None if end_us is None else end_us + SETTLE_US
         self._frames, self._last_seen, self._i2c_at_last_frame = [], None, 0
         self._final_state = None
         fakes.install()
@@ -186,13 +219,23 @@ class SimBoard:
             self.machine.now_us, self._cut_power if self.machine.powered else self._boot
         )
 
+    def reload(self) -> None:
+        """A soft reload (Ctrl-D, autoreload), as the script's ``reload``."""
+        self.machine.schedule(self.machine.now_us, self.machine.soft_reload)
+
     def quit(self) -> None:
         self._quit = True
 
+    def _new_machine(self, nvm: bytes) -> Machine:
+        machine = Machine(self.definition, nvm, uptime_ms=self.uptime_ms)
+        machine.console = self.console
+        return machine
+
     # --- script and live actions ---
     def _schedule_key(self, at_us: int, key: int, ms: int) -> None:
-        self.machine.schedule(at_us, lambda: self.machine.set_button(key, True))
-        self.machine.schedule(at_us + ms * 1000, lambda: self.machine.set_button(key, False))
+        machine = self.machine
+        machine.schedule(at_us, lambda: machine.set_button(key, True), key=True)
+        machine.schedule(at_us + ms * 1000, lambda: machine.set_button(key, False), key=True)
 
     def _cut_power(self) -> None:
         was_live = self.machine.live
@@ -232,7 +275,7 @@ class SimBoard:
             times = [t for t in due if t is not None]
             self._clock.wait_until(self, min(times) if times else None)
             machine.run_due_events()
-            self._fire_watchdog()
+            machine.fire_watchdog()
             if self._quit:
                 if machine.live:
                     self._stop_for_good()
@@ -241,18 +284,6 @@ class SimBoard:
                 return
             if target_us is not None and machine.now_us >= target_us:
                 return
-
-    def _fire_watchdog(self) -> None:
-        state = self.machine.watchdog
-        if state.deadline_us is None or self.machine.now_us < state.deadline_us:
-            return
-        if state.mode is WatchDogMode.RESET:
-            self.machine.record_failure(
-                f"watchdog: not fed for {state.timeout_s} s, the board was reset"
-            )
-            self.machine.request_reset()
-        state.mode = state.deadline_us = None
-        raise WatchDogTimeout("Watchdog timer expired.")
 
     def _firmware_sleep(self, seconds: float) -> None:
         if seconds < 0:
@@ -280,9 +311,15 @@ class SimBoard:
         except Exception as exc:
             self.machine.record_crash(self._firmware_part(exc), caught=False)
         finally:
-            if self.machine.live:  # code.py ended or raised: the board stays on, idle
-                self.machine.halt()
-            self._release_displays()
+            machine = self.machine
+            if machine.reloading:
+                # a soft reload: the displays and the pins their buses hold survive it
+                machine.halt(keep_pins=self._display_pins())
+                machine.boot_pending = True
+            else:
+                if machine.live:  # code.py ended or raised: the board stays on, idle
+                    machine.halt()
+                self._release_displays()
             self._forget_firmware_modules()
 
     def _firmware_part(self, exc: Exception) -> Exception:
@@ -370,10 +407,21 @@ class SimBoard:
                 return real_monotonic_ns()
             return self.machine.uptime_us() * 1000
 
+        real_open = builtins.open
+        drive = str(self.firmware_dir) + os.sep
+
+        def open_(file: Any, *args: Any, **kwargs: Any) -> Any:
+            opened = real_open(file, *args, **kwargs)
+            if threading.get_ident() == firmware_thread and str(file).startswith(drive):
+                return _DriveFile(opened, self.machine)  # a file the firmware reads from CIRCUITPY
+            return opened
+
         time.sleep, time.monotonic, time.monotonic_ns = sleep, monotonic, monotonic_ns
+        builtins.open = open_
         try:
             yield
         finally:
+            builtins.open = real_open
             time.sleep, time.monotonic, time.monotonic_ns = (
                 real_sleep,
                 real_monotonic,
@@ -396,9 +444,12 @@ class SimBoard:
         sys.path[:] = [entry for entry in saved_path if not self._holds_firmware(entry)]
         sys.path.append(str(self.firmware_dir))
         importlib.invalidate_caches()
+        finder = _ChargedImports(self)
+        sys.meta_path.insert(0, finder)
         try:
             yield
         finally:
+            sys.meta_path.remove(finder)
             self._forget_firmware_modules()
             sys.modules.update(saved_modules)
             sys.path[:] = saved_path
@@ -423,6 +474,15 @@ class SimBoard:
             if self._is_firmware_module(name, module):
                 del sys.modules[name]
 
+    def _display_pins(self) -> frozenset[str]:
+        displayio = sys.modules.get("displayio")
+        pins: set[str] = set()
+        for bus in getattr(displayio, "display_buses", ()):
+            i2c = getattr(bus, "_i2c", None)
+            if isinstance(i2c, fake_busio.I2C) and not i2c._deinited:
+                pins.update(i2c._pins)
+        return frozenset(pins)
+
     def _release_displays(self) -> None:
         displayio = sys.modules.get("displayio")
         if displayio is None:
@@ -433,6 +493,81 @@ class SimBoard:
             displayio.release_displays()
         displayio.displays.clear()
         displayio.display_buses.clear()
+
+
+class _DriveFile:
+    """A file of the CIRCUITPY drive opened by the firmware: each read costs virtual time (a
+    call and the Python that handles what it returns, and the bytes), as reading a font or a
+    data file line by line does on the board (costs.py)."""
+
+    def __init__(self, file: Any, machine: Machine) -> None:
+        self._file, self._machine = file, machine
+
+    def _charged(self, data: Any) -> Any:
+        self._machine.charge(costs.FILE_READ_US + costs.FILE_BYTE_US * len(data))
+        return data
+
+    def read(self, *args: Any) -> Any:
+        return self._charged(self._file.read(*args))
+
+    def readline(self, *args: Any) -> Any:
+        return self._charged(self._file.readline(*args))
+
+    def __iter__(self) -> "_DriveFile":
+        return self
+
+    def __next__(self) -> Any:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def __enter__(self) -> "_DriveFile":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._file.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file, name)
+
+
+class _ChargedImports(importlib.abc.MetaPathFinder):
+    """Imports of the firmware's modules and of the drive's libraries take virtual time, as
+    compiling and loading them does on the board (costs.py)."""
+
+    def __init__(self, board: SimBoard) -> None:
+        self.board = board
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        board = self.board
+        top = name.partition(".")[0]
+        if top not in board._firmware_names and top not in DRIVE_LIBRARIES:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None or not spec.has_location or not spec.origin:
+            return spec
+        size = Path(spec.origin).stat().st_size
+        cost = costs.IMPORT_US + costs.LOAD_US_PER_BYTE * size
+        if top not in DRIVE_LIBRARIES and spec.origin.endswith(".py"):
+            cost += costs.COMPILE_US_PER_BYTE * size
+        spec.loader = _ChargedLoader(spec.loader, board.machine, cost)
+        return spec
+
+
+class _ChargedLoader(importlib.abc.Loader):
+    def __init__(self, loader: Any, machine: Machine, cost_us: int) -> None:
+        self.loader, self.machine, self.cost_us = loader, machine, cost_us
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.machine.charge(self.cost_us)
+        self.loader.exec_module(module)
+
+    def __getattr__(self, name: str) -> Any:  # get_source, is_package, ... for tracebacks
+        return getattr(self.loader, name)
 
 
 def _library(name: str) -> Any:

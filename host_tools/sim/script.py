@@ -1,15 +1,21 @@
 """Board scripts: one command a line, ``#`` starts a comment, blank lines are fine.
 
 =====================  =================================================================
-``press KEY``          down for 80 ms, then up (the 80 ms pass)
-``hold KEY MS``        down for MS milliseconds, then up
+``press KEY``          down for 60 ms, then up for 20 ms (80 ms pass)
+``hold KEY MS``        down for MS milliseconds, then up for 20 ms (MS + 20 ms pass)
 ``wait MS``            MS milliseconds of virtual time pass
 ``power-cut``          the power disappears (nothing happens if it is already off)
-``tear-next-write N``  the next NVM write lands only its first N bytes, then the power is off
+``tear-next-write N``  the power goes after N bytes of the next NVM write's programming
+                       (from the sector's start if it erases: 0 cuts inside the erase)
 ``boot``               the power comes back (if it is on: a reset, i.e. a cut then power)
+``reload``             a soft reload (autoreload, Ctrl-D): code.py starts again; RAM is
+                       lost, the modules are imported anew; the power, the ticks, the NVM
+                       and the display (with the pins its bus holds) stay
 =====================  =================================================================
 
-KEY is one of UP DOWN LEFT RIGHT OK BACK TURN (key numbers 0 to 6).
+KEY is one of UP DOWN LEFT RIGHT OK BACK TURN (key numbers 0 to 6). A key is up for 20 ms
+after each press or hold because keypad scans every 20 ms: two presses with no gap between them
+would be one long press on the board.
 """
 
 import re
@@ -18,7 +24,8 @@ from typing import Optional
 
 from host_tools.sim.boards import KEY_NAMES
 
-PRESS_MS = 80
+PRESS_MS = 80  # a press and the gap after it
+RELEASE_MS = 20  # up after each press or hold: one keypad scan sees it
 
 # command -> its arguments
 _SYNTAX = {
@@ -28,6 +35,7 @@ _SYNTAX = {
     "power-cut": (),
     "tear-next-write": ("N",),
     "boot": (),
+    "reload": (),
 }
 
 
@@ -40,9 +48,9 @@ class ScriptError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    """``press`` is read as ``hold KEY 80``."""
+    """``press`` is read as ``hold KEY 60``."""
 
-    name: str  # hold, wait, power-cut, tear-next-write or boot
+    name: str  # hold, wait, power-cut, tear-next-write, boot or reload
     key: Optional[int] = None
     number: int = 0  # MS or N
     line: int = 0
@@ -70,7 +78,7 @@ def _parse_line(line: int, words: list[str]) -> Optional[Command]:
     values = dict(zip(expected, args, strict=True))
     key = _key(line, values["KEY"]) if "KEY" in values else None
     if name == "press":
-        return Command("hold", key, PRESS_MS, line)
+        return Command("hold", key, PRESS_MS - RELEASE_MS, line)
     number = _number(line, name, values.get("MS") or values.get("N") or "0")
     if name == "hold" and number == 0:
         raise ScriptError(line, "'hold' needs MS of at least 1")

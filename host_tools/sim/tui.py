@@ -28,16 +28,17 @@ STATUS_PERIOD_S = 0.1
 UP, DOWN, LEFT, RIGHT, OK, BACK, TURN = range(len(KEY_NAMES))
 LEGEND = (
     "arrows UP/DOWN/LEFT/RIGHT  Enter OK  Backspace/Esc BACK  space TURN  "
-    f"h: next key held {HOLD_MS} ms (or Shift+arrow)  p power cut/boot  q quit"
+    f"h: next key held {HOLD_MS} ms (or Shift+arrow)  p power cut/boot  r reload  q quit"
 )
 _ARROWS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT}
 _PLAIN_KEYS = {"\r": OK, "\n": OK, "\x7f": BACK, "\x08": BACK, " ": TURN}
-_COMMANDS = {"h": "hold-next", "p": "power", "q": "quit"}
+_COMMANDS = {"h": "hold-next", "p": "power", "r": "reload", "q": "quit"}
 
 
 def decode_input(data: str) -> list[tuple[str, int]]:
     """Terminal input as actions: ("key", key number), ("held", key number), ("hold-next", 0),
-    ("power", 0) or ("quit", 0). A lone Esc is BACK; Shift+arrow (``ESC [1;2A``) is a hold."""
+    ("power", 0), ("reload", 0) or ("quit", 0). A lone Esc is BACK; Shift+arrow (``ESC [1;2A``)
+    is a hold."""
     actions = []
     i = 0
     while i < len(data):
@@ -114,6 +115,8 @@ class TerminalClock:
                 self._hold_next = not self._hold_next
             elif action == "power":
                 board.toggle_power()
+            elif action == "reload":
+                board.reload()
             elif action == "quit":
                 board.quit()
 

@@ -73,7 +73,17 @@ class PureBoard:
         self.app.step(self.now)
 
     def power_cut(self):
+        import gc
+        import sys
+
         self.app = None
+        if sys.implementation.name == "micropython":
+            # RAM is lost, as on the board: the next boot imports the firmware afresh (under
+            # CPython the tests keep the modules, and what they patched in them)
+            for name in list(sys.modules):
+                if name.startswith("potager"):
+                    del sys.modules[name]
+            gc.collect()
 
     def run(self, ms):
         for _ in range(ms // STEP_MS):

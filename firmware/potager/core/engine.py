@@ -63,6 +63,8 @@ class Engine:
         self.limit = limit
         self.revision = 0  # bumped on every change: drives saving and redrawing
         self.step = None  # the first action of the step last undone or redone
+        self.gone = 0  # actions folded into the base: the journal counts from the base
+        self.lo = len(self.log)  # the log's shortest end (gone + length) since the last save
         self.state = self.replay()
 
     def replay(self):
@@ -92,6 +94,7 @@ class Engine:
         while len(self.log) > self.limit or (self.log and self.log[0][0] & 128):
             op, a, b = self.log.pop(0)  # (a step goes into the base whole, never in part)
             self.rules.reduce(self.base, (op & 127, a, b))
+            self.gone += 1
         self.revision += 1
         return None
 
@@ -103,6 +106,7 @@ class Engine:
         while self.log and group[0][0] & 128:
             group.insert(0, self.log.pop())
         self.redo_log.append(group)
+        self.lo = min(self.lo, self.gone + len(self.log))
         self.state = self.replay()
         self.revision += 1
         op, a, b = group[0]

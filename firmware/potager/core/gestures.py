@@ -5,6 +5,10 @@ at 2**29 like CircuitPython's, so only differences are used. A short press is re
 release (a hold must be told apart from it); LONG comes once at LONG_MS while the key is
 still down, then REPEAT every REPEAT_MS until release. One key at a time: a second key
 pressed while one is held cancels nothing and is handled on its own release.
+
+Everything is decided from the events' own timestamps (keypad stamps them when it scans), not
+from when the loop gets to them: poll with a release's timestamp before feeding it, and a hold
+made while the loop was busy still gives its LONG and its REPEATs.
 """
 
 from potager.core.compat import const
@@ -24,6 +28,15 @@ def ticks_diff(a, b):
     return ((a - b + _HALF) % _WRAP) - _HALF
 
 
+def since(a, b):
+    """A stored "last time" `b` as kept at time `a`: itself, or a - 2**27 ms (37 h) if it is
+    older. Refreshed every step, it stays within the 2**28 ms that ticks_diff can measure.
+    (Named after an existing name: a new one costs RAM on MicroPython, see adding-a-mode.)"""
+    if ticks_diff(a, b) > _HALF >> 1:
+        return (a - (_HALF >> 1)) % _WRAP
+    return b
+
+
 class Gestures:
     def __init__(self, keys):
         self.down_at = [0] * keys
@@ -32,7 +45,8 @@ class Gestures:
         self.held = [False] * keys  # LONG already sent: the release is not a SHORT
 
     def feed(self, key, pressed, ms):
-        """A raw key event; returns SHORT on a quick release, else None."""
+        """A raw key event; returns SHORT on a quick release, else None (poll with the
+        release's time first: a hold's LONG is due by then)."""
         if pressed:
             self.is_down[key] = True
             self.held[key] = False
@@ -46,7 +60,8 @@ class Gestures:
         return None
 
     def poll(self, now):
-        """(key, LONG or REPEAT) for the first held key that is due, else None."""
+        """(key, LONG or REPEAT) for the first held key that is due at `now`, else None; poll
+        until None: after a busy spell several may be due."""
         for key in range(len(self.is_down)):
             if self.is_down[key] and ticks_diff(now, self.next_at[key]) >= 0:
                 kind = REPEAT if self.held[key] else LONG

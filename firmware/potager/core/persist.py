@@ -1,10 +1,17 @@
-"""Saves in NVM: two slots written alternately, each versioned and CRC-checked.
+"""Saves in NVM: a journal of CRC-checked records appended into the erased bytes of the sector.
 
-Slot layout (little-endian): b"PG", format version (u8), reserved (u8), sequence (u32),
+On the RP2040 a write over erased bytes (all 0xFF) only programs pages; any other write erases
+the whole 4 KiB sector first. So a save appends one record after the last; a power cut tears
+only that record and the one before stands. When the sector is full, one write erases it and
+puts the game back as the first record (a snapshot): the one moment a cut loses the save.
+
+Record (little-endian): b"PG", format (u8), kind (u8: 0 a snapshot, 1 a delta), sequence (u32),
 payload length (u16), CRC-16 of the header's first 10 bytes and the payload (u16), payload.
-The payload is a u16 length, compact JSON (settings, mode, base snapshot) and the action log,
-5 bytes an action. A save is one slice assignment into the slot that does not hold the newest
-record, so a write torn at any byte leaves the other slot, and the game before it, intact.
+Payload: first (u16), JSON length (u16), compact JSON, the actions (5 bytes each). A snapshot's
+JSON is the whole meta (settings, mode, base, history, records) and its actions the undo log;
+a delta's JSON holds only what changed (often nothing), and it cuts the log back to `first`
+actions since the snapshot (undo) before appending its own. Sequence numbers follow on, so
+the newest chain is the last snapshot and the deltas after it.
 """
 
 import json
@@ -14,25 +21,30 @@ from potager.core.compat import const
 from potager.core.crc import crc16
 
 MAGIC = b"PG"
-FORMAT = 1
-_HEADER = "<2sBxIHH"
+FORMAT = 2  # 1: two slots rewritten alternately
+_HEADER = "<2sBBIHH"
 HEADER_SIZE = 12
 _ACTION = "<Bhh"
 ACTION_SIZE = 5
 
 # load() status
+# kinds of record: 0 a snapshot, 1 a delta (plain ints: each name costs RAM on the board)
+
 OK = const(0)
-BLANK = const(1)  # never written: first boot
+BLANK = const(1)  # all erased: a new device, or a power cut inside an erase (cannot tell)
 CORRUPT = const(2)  # written by something else, or damaged
-OLD_FORMAT = const(3)  # a format this firmware cannot read
+OLD_FORMAT = const(3)  # written by an older firmware
+NEWER_FORMAT = const(4)  # written by a newer firmware
+TORN = const(5)  # our record, cut before it was complete, and nothing before it
 
 
-def encode_payload(meta, log):
-    text = json.dumps(meta, separators=(",", ":")).encode()
-    out = bytearray(2 + len(text) + ACTION_SIZE * len(log))
-    struct.pack_into("<H", out, 0, len(text))
-    out[2 : 2 + len(text)] = text
-    pos = 2 + len(text)
+def encode_payload(meta, log, first=0):
+    text = json.dumps(meta, separators=(",", ":")).encode() if meta else b""
+    out = bytearray(4 + len(text) + ACTION_SIZE * len(log))
+    struct.pack_into("<H", out, 0, first)
+    struct.pack_into("<H", out, 2, len(text))
+    out[4 : 4 + len(text)] = text
+    pos = 4 + len(text)
     for op, a, b in log:
         struct.pack_into(_ACTION, out, pos, op, a, b)
         pos += ACTION_SIZE
@@ -40,107 +52,74 @@ def encode_payload(meta, log):
 
 
 def decode_payload(payload):
-    (size,) = struct.unpack_from("<H", payload, 0)
-    meta = json.loads(bytes(payload[2 : 2 + size]).decode())
+    """(first, meta or None, actions). Anything may raise on a payload we never wrote (on the
+    board struct raises RuntimeError): callers catch Exception."""
+    first = struct.unpack_from("<H", payload, 0)[0]
+    size = struct.unpack_from("<H", payload, 2)[0]
+    if 4 + size > len(payload) or (len(payload) - 4 - size) % ACTION_SIZE:
+        raise ValueError("length")
+    meta = json.loads(bytes(payload[4 : 4 + size]).decode()) if size else None
     log = []
-    pos = 2 + size
-    while pos + ACTION_SIZE <= len(payload):
+    for pos in range(4 + size, len(payload), ACTION_SIZE):
         log.append(struct.unpack_from(_ACTION, payload, pos))
-        pos += ACTION_SIZE
-    return meta, log
-
-
-def _record(seq, payload):
-    header = bytearray(HEADER_SIZE)
-    struct.pack_into(_HEADER, header, 0, MAGIC, FORMAT, seq, len(payload), 0)
-    crc = crc16(payload, crc16(memoryview(header)[:10]))
-    struct.pack_into("<H", header, 10, crc)
-    return bytes(header) + bytes(payload)
-
-
-def _read_slot(nvm, start, size):
-    """(seq, payload) of a valid slot, (None, None) for another format, or None."""
-    header = bytes(nvm[start : start + HEADER_SIZE])
-    if header[:2] != MAGIC:
-        return None
-    _, version, seq, length, crc = struct.unpack(_HEADER, header)
-    if length > size - HEADER_SIZE:
-        return None
-    payload = bytes(nvm[start + HEADER_SIZE : start + HEADER_SIZE + length])
-    if crc16(payload, crc16(header[:10])) != crc:
-        return None
-    if version != FORMAT:
-        return (None, None)
-    return (seq, payload)
+    return first, meta, log
 
 
 class Store:
-    """Two-slot save store over any bytearray-like NVM (``microcontroller.nvm`` on a board)."""
+    """The journal over any bytearray-like NVM (``microcontroller.nvm`` on a board)."""
 
     def __init__(self, nvm):
         self.nvm = nvm
-        self.slot_size = len(nvm) // 2 if nvm is not None else 0
+        self.size = len(nvm) if nvm is not None else 0
         self.seq = 0
-        self.next_slot = 0
+        self.end = 0  # where the next record goes
+        self.blank = True  # every byte from `end` on is erased
+        self.records = []  # (kind, payload start, length) of the valid records, in order
         self.writes = 0
 
-    @property
-    def capacity(self):
-        return self.slot_size - HEADER_SIZE
-
     def load(self):
-        """Return (status, meta, log); meta and log are None unless status is OK."""
-        if self.nvm is None:
-            return BLANK, None, None
-        best = None
-        old = False
-        for slot in (0, 1):
-            found = _read_slot(self.nvm, slot * self.slot_size, self.slot_size)
-            if found is None:
-                continue
-            if found[0] is None:
-                old = True
-            elif best is None or found[0] > best[0]:
-                best = (found[0], found[1], slot)
-        if best is None:
-            if old:
-                return OLD_FORMAT, None, None
-            return (BLANK if self._blank() else CORRUPT), None, None
-        self.seq = best[0]
-        self.next_slot = 1 - best[2]
-        try:
-            meta, log = decode_payload(best[1])
-        except (ValueError, KeyError, IndexError):  # a valid CRC over a payload we never wrote
-            return CORRUPT, None, None
-        return OK, meta, log
+        """Find the valid records; the status says what the NVM holds. Only a boot reads the
+        journal: the code lives in a module that is forgotten at once (RAM)."""
+        from potager.core import registry, scan
 
-    def _blank(self):
-        for slot in (0, 1):
-            start = slot * self.slot_size
-            for byte in self.nvm[start : start + HEADER_SIZE]:
-                if byte not in (0x00, 0xFF):
-                    return False
-        return True
+        status = scan.load(self)
+        registry.forget("potager.core.scan")
+        return status
+
+    def payload(self, i):
+        _, start, length = self.records[i]
+        return bytes(self.nvm[start : start + length])
 
     def fits(self, payload):
-        return len(payload) <= self.capacity
+        """The record fits in the sector (after an erase if need be)."""
+        return HEADER_SIZE + len(payload) <= self.size
 
-    def save(self, payload):
-        """Write one record (one flash write); False if there is no NVM or it is too big."""
+    def room(self, payload):
+        """The record can be appended without an erase."""
+        return self.blank and self.end + HEADER_SIZE + len(payload) <= self.size
+
+    def save(self, payload, kind=0):
+        """Append one record, or erase the sector and write it first when there is no room
+        (a delta then cannot stand alone: pass a snapshot). False if it cannot be written."""
         if self.nvm is None or not self.fits(payload):
             return False
-        record = _record(self.seq + 1, payload)
-        start = self.next_slot * self.slot_size
-        self.nvm[start : start + len(record)] = record
+        header = bytearray(HEADER_SIZE)
+        struct.pack_into(_HEADER, header, 0, MAGIC, FORMAT, kind, self.seq + 1, len(payload), 0)
+        struct.pack_into("<H", header, 10, crc16(payload, crc16(memoryview(header)[:10])))
+        record = bytes(header) + bytes(payload)
+        if self.room(payload):
+            self.nvm[self.end : self.end + len(record)] = record
+        else:  # one write: the sector is erased and programmed with this record alone
+            self.end = 0
+            self.nvm[0 : self.size] = record + b"\xff" * (self.size - len(record))
+            self.blank = True
+        self.end += len(record)
         self.seq += 1
-        self.next_slot = 1 - self.next_slot
         self.writes += 1
         return True
 
     def wipe(self):
-        blank = b"\xff" * HEADER_SIZE
-        for slot in (0, 1):
-            start = slot * self.slot_size
-            self.nvm[start : start + HEADER_SIZE] = blank
-        self.seq = 0
-        self.next_slot = 0
+        self.nvm[0 : self.size] = b"\xff" * self.size
+        self.seq = self.end = 0
+        self.blank = True
+        self.records = []

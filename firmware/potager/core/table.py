@@ -1,25 +1,28 @@
-"""Table services shared by every mode: seats, turn order, passing, rounds, timers' settings
-and statistics, and where each seat sits on the ring.
-
-Every game state carries these fields (built by new_table):
-  n      players; seat order = player order
-  col    a colour index per player          seat  a ring pixel per player
-  act    the active player                  first who starts the current round
-  rnd    the round, from 1                  out   bit p set: player p has passed this round
-  dir    1 clockwise, -1 counter-clockwise  rot   1: the first player moves on each round
-  lap    1: a round ends when the turn comes back round; 0: when everyone has passed
-  tt     turn countdown, s (0 off)          rt    round timer, s (0 off)
-  tb     time bank per player, s (0 off)    inc   seconds added to a bank after each turn
-  bk     each player's bank left, s (negative: overtime)
-  used, turns, long: seconds played, turns taken, longest turn, per player
-Time never enters by itself: the action that ends a turn carries the seconds it used.
-Table ops are the action codes below 16; a game's reduce() hands them to reduce_table().
-"""
+# Table services shared by every mode: seats, turn order, passing, rounds, timers' settings
+# and statistics, and where each seat sits on the ring.
+#
+# Every game state carries these fields (built by new_table):
+# n      players; seat order = player order
+# col    a colour index per player          seat  a ring pixel per player
+# act    the active player                  first who starts the current round
+# rnd    the round, from 1                  out   bit p set: player p has passed this round
+# dir    1 clockwise, -1 counter-clockwise  rot   1: the first player moves on each round
+# lap    1: a round ends when the turn comes back round; 0: when everyone has passed
+# tt     turn countdown, s (0 off)          rt    round timer, s (0 off)
+# tb     time bank per player, s (0 off)    inc   seconds added to a bank after each turn
+# bk     each player's bank left, s (negative: overtime)
+# used, turns, long: seconds played, turns taken, longest turn, per player
+# log    the handovers of this round hold TURN can take back, newest last (at most
+# MAX_PLAYERS): [player, used, long, bank before the handover, 1 if they passed, memo]
+# (memo: the b of the action that ended the turn: what the mode keeps with it, e.g.
+# Diced Tomatoes' Karma)
+# Time never enters by itself: the action that ends a turn carries the seconds it used.
+# Table ops are the action codes below 16; a game's reduce() hands them to reduce_table().
 
 from potager.core.compat import const
 
 NEXT = const(1)  # a: seconds the ending turn used. Hand over to the next player still in.
-PREV = const(2)  # back to the previous player of this round (a handover made by mistake)
+PREV = const(2)  # take back the last handover of this round (made by mistake): not a turn
 ROUND = const(3)  # a: +1 or -1, set the round by hand
 PASS = const(4)  # a: seconds. The active player is out for the rest of the round.
 SKIP = const(5)  # a: seconds. Hand over past the next player (who loses this turn).
@@ -52,7 +55,7 @@ _LIMITS = {
 
 
 def seat_pixel(seat, players):
-    """Default ring pixel of a seat: seats spread evenly, seat 0 at pixel 0 (the top)."""
+    # Default ring pixel of a seat: seats spread evenly, seat 0 at pixel 0 (the top).
     return (seat * RING + players // 2) // players if players else 0
 
 
@@ -76,11 +79,12 @@ def new_table(players, colours, first=0):
         "used": [0] * players,
         "turns": [0] * players,
         "long": [0] * players,
+        "log": [],
     }
 
 
 def next_in(state, player, step=None):
-    """The next player still in after `player`, turning `step` (default: the direction)."""
+    # The next player still in after `player`, turning `step` (default: the direction).
     step = state["dir"] if step is None else step
     n = state["n"]
     for _ in range(n):
@@ -90,35 +94,46 @@ def next_in(state, player, step=None):
     return player
 
 
-def _end_turn(state, seconds):
+def _end_turn(state, seconds, passed, memo):
     p = state["act"]
+    log = state.setdefault("log", [])  # (a save made before takebacks were kept)
+    log.append([p, state["used"][p], state["long"][p], state["bk"][p], passed, memo])
+    if len(log) > MAX_PLAYERS:
+        log.pop(0)
     state["used"][p] = min(state["used"][p] + seconds, MAX_SECONDS)
     state["turns"][p] = min(state["turns"][p] + 1, MAX_SECONDS)
     if seconds > state["long"][p]:
         state["long"][p] = seconds
     if state["tb"]:
-        state["bk"][p] = max(state["bk"][p] - seconds + state["inc"], -MAX_SECONDS)
+        left = state["bk"][p] - seconds
+        # the bonus rewards a turn played within the bank; a bank run out earns nothing
+        state["bk"][p] = max(left + state["inc"] if left > 0 else left, -MAX_SECONDS)
 
 
 def _new_round(state):
     state["rnd"] = min(state["rnd"] + 1, MAX_ROUND)
     state["out"] = 0
+    state["log"] = []  # undo takes back a new round exactly
     if state["rot"]:
         state["first"] = (state["first"] + state["dir"]) % state["n"]
     state["act"] = state["first"]
 
 
 def _hand_over(state, hops):
-    """Move the turn on by `hops` players still in; a lap past the first player ends the round."""
+    # Move the turn on by `hops` players still in; a lap past the first player ends the
+    # round, and the hops left go on in the new one (a Skip by the lap's last player skips the
+    # next round's first).
     n = state["n"]
     player = state["act"]
-    while hops:
+    while True:
         player = (player + state["dir"]) % n
         if state["lap"] and player == state["first"]:
             _new_round(state)
-            return
+            player = state["first"]
         if not state["out"] >> player & 1:
             hops -= 1
+            if not hops:
+                break
     state["act"] = player
 
 
@@ -126,7 +141,9 @@ def reduce_table(state, op, a, b=0):
     if op in (NEXT, PASS, SKIP):
         if not 0 <= a <= MAX_SECONDS:
             return "bad_action"
-        _end_turn(state, a)
+        if op == SKIP and state["n"] - bin(state["out"]).count("1") < 2:
+            return "no_one_to_skip"
+        _end_turn(state, a, 1 if op == PASS else 0, b)
         if op == PASS:
             state["out"] |= 1 << state["act"]
             if state["out"] == (1 << state["n"]) - 1:
@@ -135,10 +152,16 @@ def reduce_table(state, op, a, b=0):
         _hand_over(state, 2 if op == SKIP else 1)
         return None
     if op == PREV:
-        back = next_in(state, state["act"], -state["dir"])
-        if state["act"] == state["first"] or back == state["act"]:
+        log = state.setdefault("log", [])
+        if not log:
             return "no_previous"  # undo takes back a new round exactly
-        state["act"] = back
+        p, a, b, state["bk"][p], out, _ = log.pop()
+        state["turns"][p] = max(state["turns"][p] - 1, 0)
+        state["used"][p] = a
+        state["long"][p] = b
+        if out:  # they had passed: back in
+            state["out"] &= ~(1 << p)
+        state["act"] = p
         return None
     if op == ROUND:
         rnd = state["rnd"] + a
@@ -168,19 +191,14 @@ def _set(state, setting, value):
     state[limits[0]] = value
     if setting == S_TB:  # a new bank size refills every bank
         state["bk"] = [value] * state["n"]
+        for p in state.setdefault("log", []):
+            p[3] = value
     return None
 
 
 def check_table(state):
-    """Invariant check used by tests and the fuzzer: raises AssertionError."""
-    n = state["n"]
-    assert 1 <= n <= MAX_PLAYERS
-    assert 0 <= state["act"] < n and 0 <= state["first"] < n
-    assert 1 <= state["rnd"] <= MAX_ROUND
-    assert len(state["col"]) == n and len(set(state["col"])) == n
-    assert len(state["seat"]) == n and len(set(state["seat"])) == n
-    assert 0 <= state["out"] <= max(0, (1 << n) - 2)  # everyone out starts the next round
-    assert not state["out"] >> state["act"] & 1
-    assert state["dir"] in (1, -1)
-    for key in ("bk", "used", "turns", "long"):
-        assert len(state[key]) == n
+    # Invariant check used at boot, by tests and the fuzzer: raises AssertionError. (In its
+    # own module: the board compiles it only to check a save, then forgets it.)
+    from potager.core import table_check
+
+    table_check.check(state)

@@ -1,46 +1,104 @@
-"""Opens the real hardware from the pin table of the board it runs on."""
+"""Opens the real hardware from the pin table of the board it runs on.
+
+Nothing here may stop the firmware: a part that fails to open (a display that does not answer,
+pins still held) is replaced by a stand-in that does nothing, and the error is reported on the
+serial console; the keys and the game go on.
+"""
 
 import time
 
 import board
-import busio
+import displayio
 import microcontroller
 import supervisor
 from adafruit_ticks import ticks_ms
 
 from potager.hw import pins
-from potager.hw.buttons import Buttons
-from potager.hw.oled import Oled
-from potager.hw.piezo import Piezo
-from potager.hw.ring import Ring
 
 LOOP_S = 0.01  # the loop's pace: keys are scanned by keypad in the background anyway
 WATCHDOG_S = 8.0  # the RP2040 allows up to about 8.3 s
 
 
+class Absent:
+    """Stands in for keys, a display, a ring or a piezo that could not be opened."""
+
+    def poll(self):
+        return None
+
+    def show(self, *args):
+        pass
+
+    def sleep(self):
+        pass
+
+    def wake(self):
+        pass
+
+    def start(self, frequency):
+        pass
+
+    def stop(self):
+        pass
+
+
 class BoardIO:
     def __init__(self):
+        from potager.hw import buttons
+
         table = pins.table_for(getattr(board, "board_id", ""))
-        self.buttons = Buttons([getattr(board, name) for name in table["keys"]])
+        self.buttons = buttons.early or self.part(lambda table: buttons.for_board(), table)
+        buttons.early = None
+        # After a soft reload (autoreload, Ctrl-D) the last run's display and its I2C bus are
+        # still alive and hold the display's pins: release them before anything else.
+        displayio.release_displays()
+        # Read with no display up: a display's terminal counts as a console for the board.
+        # A console means someone is developing, and a watchdog reset would cut their REPL.
+        console = supervisor.runtime.serial_connected
+        self.display = self.part(self.open_display, table)
+        self.pixels = self.part(self.open_ring, table)
+        self.sound = self.part(self.open_piezo, table)
+        self.nvm = microcontroller.nvm
+        self.watchdog = None
+        if microcontroller.watchdog is not None and not console:
+            import watchdog
+
+            self.watchdog = microcontroller.watchdog
+            self.watchdog.timeout = WATCHDOG_S
+            self.watchdog.mode = watchdog.WatchDogMode.RESET
+
+    def part(self, opener, table):
+        try:
+            return opener(table)
+        except Exception as error:
+            self.report(error)
+            return Absent()
+
+    def open_display(self, table):
+        import busio
+
+        from potager.hw.oled import Oled
+
         i2c = busio.I2C(
             getattr(board, table["scl"]),
             getattr(board, table["sda"]),
             frequency=pins.DISPLAY_FREQUENCY,
         )
-        self.display = Oled(i2c)
-        self.pixels = Ring(getattr(board, table["pixels"]), pins.PIXEL_COUNT)
-        self.sound = Piezo(getattr(board, table["piezo"]))  # silent if none is fitted
-        self.nvm = microcontroller.nvm
-        self.watchdog = microcontroller.watchdog
-        # With a serial console attached, someone is developing: a watchdog reset would cut
-        # the REPL. On the table (no console) a hung loop resets and resumes from the save.
-        if self.watchdog is not None and not supervisor.runtime.serial_connected:
-            import watchdog
+        try:
+            return Oled(i2c)
+        except Exception:
+            displayio.release_displays()
+            i2c.deinit()  # the pins are free again for the next try (a reload)
+            raise
 
-            self.watchdog.timeout = WATCHDOG_S
-            self.watchdog.mode = watchdog.WatchDogMode.RESET
-        else:
-            self.watchdog = None
+    def open_ring(self, table):
+        from potager.hw.ring import Ring
+
+        return Ring(getattr(board, table["pixels"]), pins.PIXEL_COUNT)
+
+    def open_piezo(self, table):
+        from potager.hw.piezo import Piezo
+
+        return Piezo(getattr(board, table["piezo"]))  # silent if none is fitted
 
     def now(self):
         return ticks_ms()

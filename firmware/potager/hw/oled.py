@@ -8,17 +8,17 @@ high from y = 0, so each spans exactly two 8-pixel pages of the controller.
 import adafruit_displayio_ssd1306
 import displayio
 import i2cdisplaybus
-from adafruit_bitmap_font import bitmap_font
 from adafruit_display_text import bitmap_label
 
 from potager.hw import pins
+from potager.hw.font import Font
 from potager.ui.view import ROWS, SEGMENTS
 
 WIDTH = 128
 HEIGHT = 64
 CHAR_W = 6
 ROW_H = 12
-FONT = "/fonts/terminus-12.bdf"
+FONT = "/fonts/terminus-12.bin"
 
 
 def font_path():
@@ -28,20 +28,20 @@ def font_path():
 
 class Oled:
     def __init__(self, i2c):
-        displayio.release_displays()
+        # displayio.release_displays() came before the bus was made (board_io): after a soft
+        # reload the old display holds the pins until then
         bus = i2cdisplaybus.I2CDisplayBus(i2c, device_address=pins.DISPLAY_ADDRESS)
         self.display = adafruit_displayio_ssd1306.SSD1306(
             bus, width=WIDTH, height=HEIGHT, auto_refresh=False
         )
-        font = bitmap_font.load_font(font_path())
+        font = Font(font_path())
         self.group = displayio.Group()
         self.labels = []
         self.drawn = []
         for row in range(ROWS):
             for seg in range(len(SEGMENTS) - 1):
-                # the stubs type load_font's result and Label's font apart; a BDF is both
                 label = bitmap_label.Label(
-                    font,  # type: ignore[arg-type]
+                    font,
                     text="",
                     color=0xFFFFFF,
                     base_alignment=True,

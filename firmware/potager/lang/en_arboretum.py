@@ -65,4 +65,5 @@ a.help_star=may score
 a.help_unknown=path to enter
 a.help_no_right=no right
 a.hand_full=has 7 cards
+a.tie_break_rule=Tie: most species won
 """

@@ -42,6 +42,7 @@ hc.help_roll=roll the dice
 r.hc_at_scoring=Game over: scoring
 r.hc_use_undo=BACK undoes a TURN
 r.hc_table_op=Not in Horticolor
+r.hc_clockwise=Play goes clockwise
 r.hc_in_draft=Draft first: TURN ▶
 r.hc_round_over=The round is over
 r.hc_all_valid=All cards validated
@@ -70,4 +71,6 @@ hc.card_valid=card
 hc.gain_text=+{} compost
 hc.help_compost=compost tokens
 hc.help_validated=validated cards
+hc.tie_rule=Tie: fewer cards won
+hc.result_parts={}+{} syn+{} worm
 """

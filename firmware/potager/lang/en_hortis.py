@@ -88,6 +88,9 @@ r.hortis_split_over=More than the dice
 r.hortis_adjacent_max=4 neighbours at most
 r.hortis_adjacent_over=More than the dice
 r.hortis_no_squirrel=No squirrel out
+r.hortis_squirrel_dice=Dice by it to 0 first
+r.hortis_card_a_lap=A card is one lap
+r.hortis_no_rounds=Quick count: no round
 r.hortis_recipe_limit=Recipe value limit
 r.hortis_colour_out=Reserve empty
 r.hortis_no_die=No die there
@@ -105,4 +108,6 @@ u.undo_op_21=%a pawn
 u.undo_op_22=%a pawn out
 u.undo_op_23=count
 hortis.help_events=all events
+hortis.tie_rule=Tie: most dice won
+hortis.result_parts={} pts, {} dice
 """

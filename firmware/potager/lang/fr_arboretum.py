@@ -66,4 +66,5 @@ a.help_star=peut marquer
 a.help_unknown=sentier à venir
 a.help_no_right=pas le droit
 a.hand_full=a 7 cartes
+a.tie_break_rule=Égalité : + d'espèces
 """

@@ -41,6 +41,7 @@ hc.help_roll=lancer les dés
 r.hc_at_scoring=Partie finie : score
 r.hc_use_undo=BACK annule un TURN
 r.hc_table_op=Pas dans Horticolor
+r.hc_clockwise=On joue en horaire
 r.hc_in_draft=Sélection d'abord
 r.hc_round_over=La manche est finie
 r.hc_all_valid=Toutes validées
@@ -69,4 +70,6 @@ hc.card_valid=carte
 hc.gain_text=+{} compost
 hc.help_compost=jetons compost
 hc.help_validated=cartes validées
+hc.tie_rule=Égalité : – de cartes
+hc.result_parts={}+{} syn.+{} vers
 """

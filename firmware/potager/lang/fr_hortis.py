@@ -88,6 +88,9 @@ r.hortis_split_over=Dépasse les dés
 r.hortis_adjacent_max=4 voisins au plus
 r.hortis_adjacent_over=Dépasse les dés
 r.hortis_no_squirrel=Pas d'écureuil posé
+r.hortis_squirrel_dice=Voisins à 0 d'abord
+r.hortis_card_a_lap=Une carte = un tour
+r.hortis_no_rounds=Pas de manche ici
 r.hortis_recipe_limit=Limite atteinte
 r.hortis_colour_out=Réserve vide
 r.hortis_no_die=Pas de dé ici
@@ -105,4 +108,6 @@ u.undo_op_21=%a pion
 u.undo_op_22=%a sans dé
 u.undo_op_23=décompte
 hortis.help_events=tous les cas
+hortis.tie_rule=Égalité : + de dés
+hortis.result_parts={} pts, {} dés
 """

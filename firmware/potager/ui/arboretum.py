@@ -140,9 +140,29 @@ def finish(app):
         app.push(sub("totals").TotalsScreen())
         app.refuse("tie_break_needed")
         return
+    # where the points came from: each species a player scored, short name and points
+    parts = []
+    for p in range(state["n"]):
+        found = []
+        for s in range(len(state["sp"])):
+            score = arboretum.scores(state, s)[p]
+            if score and score > 0:
+                found.append(label(app, state, s) + " " + str(score))
+        lines = fit_words(found or ["0"], COLS - 2)
+        parts.append("\n".join(lines))
     app.show_game()  # off the totals screen: its module can go before the results' comes in
     drop()
-    app.finish_game(total, winners)
+    app.finish_game(total, winners, parts, app.tr("a.tie_break_rule"), False)
+
+
+def fit_words(words, width):
+    # The words joined by spaces into lines of `width` at most.
+    lines = [""]
+    for word in words:
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
+            lines.append("")
+        lines[-1] = (lines[-1] + " " + word).strip()
+    return lines
 
 
 def sub(name):

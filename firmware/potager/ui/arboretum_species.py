@@ -151,10 +151,12 @@ def first(state, s, player=-1):
 
 class PathScreen(ListScreen):
     # A player's best path of one species: cards (none, 2-8), all of the species? (yes unless
-    # changed: it counts from 4 cards), starts with a 1?, ends with an 8?; the points on row 0
-    # follow each change. The entry is kept here and saved by OK as one action (one undo step);
-    # then the next player who may score and has no path yet, or, with none left, the next
-    # species. BACK goes back without saving.
+    # changed: it counts from 4 cards), starts with a 1?, ends with an 8?, in any order (top to
+    # bottom too: 7 or 8 cards before their 1 and 8); the points on row 0 follow each change
+    # ("?" while too long for rising values). The entry is kept here and saved by OK as one
+    # action (one undo step; a path too long is refused, and stays to fix); then the next
+    # player who may score and has no path yet, or, with none left, the next species. BACK
+    # goes back without saving: a half-built path is no path.
 
     HELP: tuple = (
         ("↑↓", "h.field"),
@@ -174,7 +176,9 @@ class PathScreen(ListScreen):
         text = (
             player_tag(app.engine.state, self.player) + " " + label(app, app.engine.state, self.s)
         )
-        return split(text, "= " + str(arboretum.path_points(self.code)), COLS)
+        code = self.code
+        found = "?" if arboretum.bad_path(code) else str(arboretum.path_points(code))
+        return split(text, "= " + found, COLS)
 
     def items(self, app):
         code = self.code
@@ -196,15 +200,14 @@ class PathScreen(ListScreen):
             code ^= 8 << self.cursor
         elif code & 15 == 0:
             code += 2 if key == keys.RIGHT else 0  # none, then 2 cards: a path has 2 or more
-        else:
+        elif code & 15 < 8 or key == keys.LEFT:
             code += 1 if key == keys.RIGHT else -2 if code & 15 == 2 else -1
-        reason = arboretum.bad_path(code)
-        if code == self.code and self.cursor == 0:
-            app.refuse("setting_limit")
-        elif reason is not None:
-            app.refuse(reason)
+        if code == self.code:
+            app.refuse("setting_limit")  # none, or 8 cards: the values 1 to 8
         else:
             self.code = code
+            if arboretum.bad_path(code):
+                app.say("r.path_too_long")  # a step on the way: OK refuses it as it stands
         app.changed()
 
     def choose(self, app, index):

@@ -1,7 +1,8 @@
 # Totals per player and the winner. When the best total is shared, the tied players enter how
 # many different species their arboretum holds (LEFT/RIGHT; the tie-break); still tied, the win
-# is shared. Row 0: "Totals" and the winners (or "?"); a row per player: "▶♥P1*  19  species 5"
-# (* = winner). OK ends the game (after a confirmation). The ring lights the winners' seats.
+# is shared. Row 0: "Totals" and the winners (or "?", also while a path is to enter); a row
+# per player: "▶♥P1*  19  species 5" (* = winner). OK ends the game (after a confirmation).
+# The ring lights the winners' seats.
 
 from potager.core import keys
 from potager.core.games import arboretum
@@ -48,9 +49,10 @@ class TotalsScreen(ListScreen):
 
     def rows(self, app):
         state = app.engine.state
-        total = arboretum.totals(state)[0]
+        total, found = arboretum.totals(state)
         top = arboretum.leaders(total)
-        winners = arboretum.winners(state, total)
+        # no winner while a path is still to enter: the totals are not final yet
+        winners = arboretum.winners(state, total) if found < 0 else None
         self.lit = 0
         text = "?"
         if winners is not None:
@@ -58,8 +60,8 @@ class TotalsScreen(ListScreen):
             for p in winners:
                 self.lit |= 1 << p
                 text += " " + player_tag(state, p)
-        if len(text) > 14:  # four winners: their symbols only
-            text = " " + "".join([view.symbol(state, p) for p in winners])
+            if len(text) > 14:  # four winners: their symbols only
+                text = " " + "".join([view.symbol(state, p) for p in winners])
         out = [split(app.tr("a.totals_title"), text, COLS)]
         for p in range(state["n"]):
             row = (CURSOR if p == self.cursor else " ") + player_tag(state, p)

@@ -30,8 +30,7 @@ def default_setup():
 def setup_fields(app, values):
     # players, first and last player, the four options, then a colour per player
     out = table.setup_fields(app, values)
-    n = values["players"]
-    out.insert(2, (app.tr("dt.last_player"), "P" + str((values["first"] - 1) % n + 1)))
+    out.insert(2, (app.tr("dt.last_player"), table.label(app, values, -1)))
     for i in range(4):
         on = values["opt"] >> i & 1
         text = app.tr("dt.per_vine_" + str(on)) if i == 3 else app.tr("on" if on else "off")
@@ -86,7 +85,7 @@ def mark(state, p):
 
 
 def item(state, p, cursor):
-    head = (CURSOR if cursor else " ") + player_tag(state, p) + ("*" if p == state["act"] else " ")
+    head = (CURSOR if cursor else " ") + player_tag(state, p) + table.mark(state, p)
     found = GLYPHS[0] + right(str(state["ka"][p]), 2) + GLYPHS[1 + state["th"][p]]
     return head + found + mark(state, p)
 
@@ -187,11 +186,17 @@ class GameScreen(table.GameScreen):
                 app.say(player_tag(state, p) + " " + label(app, "dt.karma_lost", k))
             if state["end"] and not end and app.screen() is self:
                 self.open(app, "diced_tomatoes_end")
-            if state["act"] != self.act:  # a handover, undo or redo: follow the turn
-                self.cursor = self.act = state["act"]
             return found
         app.changed()
         return True
+
+    def follow(self, app):
+        state = app.engine.state
+        if state["act"] != self.act:  # a handover, undo or redo: follow the turn
+            self.cursor = self.act = state["act"]
+
+    def hidden(self, app):
+        return ("pass", "skip")  # nobody passes in Diced Tomatoes
 
     def tick(self, app, now):
         # a form asked for from the menu opens once the menu has gone (and its RAM with it)

@@ -97,8 +97,9 @@ class Form(ListScreen):
             return
 
         def on_yes():
-            values, best = totals(app.engine.state)[1:]
-            app.finish_game(values, best)
+            state = app.engine.state
+            found, values, best = totals(state)
+            app.finish_game(values, best, [text(app, state, t) for t in found])
 
         app.push(ConfirmScreen("dt.question_record", on_yes))
 

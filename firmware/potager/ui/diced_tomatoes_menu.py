@@ -32,7 +32,7 @@ class MenuScreen(menu.MenuScreen):
         self.ITEMS = tuple(out)  # type: ignore[assignment]
 
     def choose(self, app, index):
-        key = self.ITEMS[index]
+        key = self.entries[index]
         screen = self.game_screen
         if key == "dt.menu_third_heart":
             app.pop()

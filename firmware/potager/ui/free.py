@@ -32,8 +32,8 @@ def new_state(values):
 
 def cell(state, player, selected):
     """10 characters: cursor, symbol, seat, active mark, score."""
-    mark = "*" if player == state["act"] else " "
-    head = (CURSOR if selected else " ") + player_tag(state, player) + mark
+    mark = table.mark(state, player)
+    head = (CURSOR if selected else " ") + player_tag(state, player, 4) + mark
     return head + right(str(state["sc"][player]), 10 - len(head))
 
 
@@ -58,12 +58,12 @@ class GameScreen(table.GameScreen):
                 app.act((free.ADD, self.cursor, -points if key == keys.LEFT else points))
             app.changed()
             return True
-        handled = table.GameScreen.on_key(self, app, key, kind)
-        if app.engine.state["act"] == self.active:
-            return handled
+        return table.GameScreen.on_key(self, app, key, kind)
+
+    def follow(self, app):
         # a handover, an undo or a redo moved the turn: the cursor follows the active player
-        self.cursor = self.active = app.engine.state["act"]
-        return handled
+        if app.engine.state["act"] != self.active:
+            self.cursor = self.active = app.engine.state["act"]
 
     def rows(self, app):
         state = app.engine.state

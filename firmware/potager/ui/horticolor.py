@@ -26,13 +26,13 @@
 # big module wants a big block to compile).
 
 # the shared table screens first: the biggest modules compile while the least is in RAM
-from potager.ui import table
+from potager.ui import table, view
 
 # isort: split
 from potager.core import keys
 from potager.core.games import horticolor as rules
 from potager.core.gestures import LONG, REPEAT, SHORT
-from potager.core.table import NEXT
+from potager.core.table import NEXT, S_DIR, S_LAP, S_ROT
 from potager.ui.horticolor_acts import PointsScreen, SpendScreen, warn
 from potager.ui.horticolor_dice import MixScreen
 from potager.ui.screens import ConfirmScreen
@@ -81,13 +81,16 @@ def new_state(values):
 class GameScreen(table.GameScreen):
     def __init__(self, app):
         self.count = self.held = 0  # the hold of RIGHT going on: compost gained, player
-        self.follow(app.engine.state)
+        self.mark = None
+        self.follow(app)
 
-    def follow(self, state):
+    def follow(self, app):
         # A new phase or handover (undo and redo too): the cursor goes to the active player.
-        self.cursor = state["act"]
-        self.mark = (state["act"], state["ph"])
-        self.HELP = entries[state["ph"]] + table.GameScreen.HELP[2:]
+        state = app.engine.state
+        if self.mark != (state["act"], state["ph"]):
+            self.cursor = state["act"]
+            self.mark = (state["act"], state["ph"])
+            self.HELP = entries[state["ph"]] + table.GameScreen.HELP[2:]
 
     def on_key(self, app, key, kind):
         state = app.engine.state
@@ -102,9 +105,13 @@ class GameScreen(table.GameScreen):
         elif key == keys.TURN and kind == SHORT:
             if state["ph"] == rules.FINAL:
                 app.push(ConfirmScreen("q.end", lambda: self.finish(app)))
+            elif state["ph"] == rules.DRAFT:
+                if app.act((NEXT, 0, 0)):
+                    app.clock.turn_mark = -1  # the first turn starts after the draft
+                    app.clock.follow(app.engine.state, app.now)
             elif app.act((NEXT, app.clock.turn_seconds(app.now), 0)):
-                if state["ph"] == rules.MIXES and self.mark[1] == rules.DRAFT:
-                    app.clock.turn_start = app.now  # the first turn starts after the draft
+                if app.engine.state["ph"] == rules.FINAL:
+                    app.push(PointsScreen(0))  # the last phase is over: the points at once
                 warn(app)
         elif key == keys.TURN and kind == LONG:
             # the active player declares a shortage: +1 compost once the others agree
@@ -114,17 +121,19 @@ class GameScreen(table.GameScreen):
                 app.refuse("hc_shortage_done")
             else:
                 p = state["act"]
-                app.push(ConfirmScreen("hc.shortage_ask", lambda: app.act((rules.SHORTAGE, p, 0))))
+                app.push(
+                    ConfirmScreen(
+                        "hc.shortage_ask", lambda: app.act((rules.SHORTAGE, p, 0)) and warn(app)
+                    )
+                )
         elif key != keys.TURN:
             table.GameScreen.on_key(self, app, key, kind)
         app.changed()
-        if app.engine is not None:  # (undo and redo replace the state)
-            state = app.engine.state
-            if self.mark != (state["act"], state["ph"]):
-                if key == keys.TURN and state["ph"] == rules.FINAL:
-                    app.push(PointsScreen(0))  # the last phase is over: the points at once
-                self.follow(state)
         return True
+
+    def hidden(self, app):
+        # the game runs the rounds, and the active role passes clockwise
+        return ("pass", "skip", "round+", "round-", S_DIR, S_ROT, S_LAP)
 
     def change(self, app, state, delta, held):
         # LEFT (delta -1) or RIGHT (+1) for the player under the cursor; held: 0 a short press,
@@ -235,7 +244,10 @@ class GameScreen(table.GameScreen):
         if state["ph"] != rules.FINAL:
             if app.act((rules.SCORING, 0, 0)):
                 app.say("hc.points_now")
-                self.follow(state)
+                self.follow(app)
             return
         totals = rules.totals(state)
-        app.finish_game(totals, rules.winners(list(range(state["n"])), totals, state["vc"]))
+        found = app.tr("hc.result_parts")  # card points, Synergy, Earthworms
+        parts = [view.fill(found, state["fp"][3 * p : 3 * p + 3]) for p in range(state["n"])]
+        winners = rules.winners(list(range(state["n"])), totals, state["vc"])
+        app.finish_game(totals, winners, parts, app.tr("hc.tie_rule"))

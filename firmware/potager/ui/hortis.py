@@ -15,6 +15,7 @@ import sys
 
 from potager.core import keys, registry
 from potager.core.gestures import SHORT
+from potager.core.table import S_LAP
 from potager.ui import table
 
 __import__("potager.core.games.hortis_count")  # the rules, compiled now (RAM in large pieces)
@@ -119,3 +120,7 @@ class GameScreen(table.GameScreen):
 
     def finish(self, app):
         self.show(app, 2)
+
+    def hidden(self, app):
+        # a card is a lap of the forests: nobody passes; a quick count has no rounds
+        return ("pass", "skip", S_LAP) if self.lv else ("pass", "skip", "round+", "round-")

@@ -8,7 +8,7 @@
 import gc
 
 from potager.ui.screens import ListScreen
-from potager.ui.view import COLS, split
+from potager.ui.view import COLS, fill, split
 
 
 def finish(app):
@@ -37,6 +37,11 @@ def finish(app):
     screen = RecordsScreen(app, new)  # written now: the game's texts go with the game
     screen.totals = totals
     screen.winners = winners
+    found = app.tr("hortis.result_parts")  # the score before the recipes, the dice used
+    screen.parts = [fill(found, (used[p], hortis.dice_used(state, p))) for p in range(n)]
+    screen.reason = app.tr("hortis.tie_rule")
+    # players taking turns over the cards (a live count); a quick count, or solo, has no turns
+    screen.turns = state["lv"] and n > 1
     app.replace(screen)
 
 
@@ -44,7 +49,8 @@ class RecordsScreen(ListScreen):
     def __init__(self, app, new):
         ListScreen.__init__(self)
         self.text = app.tr("hortis.new_best" if new else "hortis.records")
-        self.totals = self.winners = None  # the game to finish
+        self.totals = self.winners = None  # the game to finish, and its results' words
+        self.parts = self.reason = self.turns = None
         rec = app.records.get("hortis") or {"b": [None, None], "rec": []}
         self.lines = []
         for g in (0, 1):
@@ -60,7 +66,7 @@ class RecordsScreen(ListScreen):
             totals = self.totals
             self.totals = None
             gc.collect()
-            app.finish_game(totals, self.winners)  # saves the records too
+            app.finish_game(totals, self.winners, self.parts, self.reason, self.turns)
             app.push(self)
 
     def title(self, app):

@@ -39,10 +39,13 @@ def symbol(v):
 def rows(screen, app):
     state = app.engine.state
     p = state["act"]
-    left = app.tr("hortis.card") + " " + str(state["rnd"]) + app.tr("hortis.of_nine")
-    timer = table.timer_text(app)
-    right_text = " " + app.tr("hortis.points") + " " + view.player_tag(state, p)
-    out = [split(left + " " + timer if timer else left, str(hortis.score(state, p)) + right_text)]
+    card = str(state["rnd"]) + app.tr("hortis.of_nine")
+    right_text = str(hortis.score(state, p)) + " " + app.tr("hortis.points") + " "
+    right_text += view.player_tag(state, p)
+    # with a timer the card goes without its word, so the clock never runs into the score
+    timer = table.timer_text(app, COLS - len(card) - len(right_text) - 2)
+    left = card + " " + timer if timer else app.tr("hortis.card") + " " + card
+    out = [split(left, " " + right_text)]
     for n in range(3):
         line = app.tr("hortis.colour" + str(n))
         for i in range(5):

@@ -1,15 +1,13 @@
-"""The game menu, help and results screens."""
+# The game menu and help screens.
 
 from potager.core import keys, registry, table
 from potager.core.gestures import SHORT
-from potager.ui import view
 from potager.ui.screens import ConfirmScreen, HomeScreen, ListScreen
-from potager.ui.stats import stats_lines
-from potager.ui.view import COLS, fit
+from potager.ui.view import fit
 
 
 class MenuScreen(ListScreen):
-    """The game menu: everything that is not a one-key action on the game screen."""
+    # The game menu: everything that is not a one-key action on the game screen.
 
     ITEMS = (
         "resume",
@@ -31,18 +29,22 @@ class MenuScreen(ListScreen):
     def __init__(self, game_screen):
         ListScreen.__init__(self)
         self.game_screen = game_screen
+        self.entries: list = []  # the items shown
 
     def title(self, app):
         return app.tr("menu")
 
     def items(self, app):
-        out = [app.tr(item) for item in self.ITEMS]
-        if app.clock.paused:
-            out[self.ITEMS.index("pause")] = app.tr("unpause")
+        # only what this mode allows now (the game screen says what it does not)
+        out = self.game_screen.hidden(app)
+        self.entries = [item for item in self.ITEMS if item not in out]
+        out = [app.tr(item) for item in self.entries]
+        if app.clock.paused and "pause" in self.entries:
+            out[self.entries.index("pause")] = app.tr("unpause")
         return out
 
     def choose(self, app, index):
-        item = self.ITEMS[index]
+        item = self.entries[index]
         if item == "resume":
             app.pop()
         elif item in ("pass", "skip"):
@@ -54,6 +56,7 @@ class MenuScreen(ListScreen):
                 app.clock.resume(app.now)
             else:
                 app.clock.pause(app.now)
+            app.mark_unsaved()  # the save keeps the clocks paused or running
             app.pop()
         elif item in ("table", "stats"):
             if item == "table":
@@ -80,7 +83,7 @@ class MenuScreen(ListScreen):
 
 
 class HelpScreen(ListScreen):
-    """The keys of the screen it was opened from."""
+    # The keys of the screen it was opened from.
 
     def __init__(self, entries):
         ListScreen.__init__(self)
@@ -97,34 +100,3 @@ class HelpScreen(ListScreen):
             app.pop()
             return
         ListScreen.on_key(self, app, key, kind)
-
-
-class ResultsScreen(ListScreen):
-    """A finished game: rank, player, total, the winners marked; then the table statistics
-    (turns, time played, longest turn). OK goes home."""
-
-    def __init__(self, state, totals, winners):
-        ListScreen.__init__(self)
-        colours = state["col"]
-        order = list(range(len(totals)))
-        order.sort(key=lambda p: (p not in winners, -totals[p], p))
-        self.lines = []
-        rank = 0
-        for i, p in enumerate(order):
-            previous = order[i - 1]
-            if i == 0 or (previous in winners) != (p in winners) or totals[p] != totals[previous]:
-                rank = i + 1  # the same rank only for a tie the tie-break left shared
-            tag = view.COLOURS[colours[p]][1] + "P" + str(p + 1)
-            mark = "*" if p in winners else " "
-            self.lines.append(view.right(str(rank), 2) + " " + tag + mark + view.right(
-                str(totals[p]), COLS - 9))  # fmt: skip
-        self.state = state
-
-    def title(self, app):
-        return app.tr("results")
-
-    def items(self, app):
-        return self.lines + stats_lines(app, self.state)
-
-    def choose(self, app, index):
-        app.pop()

@@ -76,6 +76,7 @@ class HomeScreen(ListScreen):
             out.append(("resume", None))
         for key in registry.names():
             out.append(("mode", key))
+        out.append(("history", None))
         out.append(("settings", None))
         return out
 
@@ -89,6 +90,8 @@ class HomeScreen(ListScreen):
                 out.append(app.tr("resume"))
             elif kind == "mode":
                 out.append(app.tr("m." + key))
+            elif kind == "history":
+                out.append(app.tr("res.history_home"))
             else:
                 out.append(app.tr("settings"))
         return out
@@ -104,6 +107,8 @@ class HomeScreen(ListScreen):
                 app.push(SetupScreen(app, key))
             else:
                 app.push(ConfirmScreen("q.discard", lambda: app.replace(SetupScreen(app, key))))
+        elif kind == "history":
+            app.push(registry.load("potager.ui.history").screen())
         else:
             settings = registry.load("potager.ui.settings")
             app.push(settings.DeviceScreen())

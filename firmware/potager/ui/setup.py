@@ -1,6 +1,17 @@
-"""A mode's setup form; the mode's screen module describes the fields."""
+# A mode's setup form; the mode's screen module describes the fields.
+#
+# The form opens on the last setup of the mode (app.records["last_setups"][mode], saved with
+# the settings: [values, table settings]): players, names, colours, first player, options,
+# and the table settings of that game (order, timers); "Same as last time" on top starts it
+# again in one press. OK on a seat opens the names of players.txt (potager.roster, read once
+# per power-up). A random first player is drawn at the start from the time of the press (a
+# human's timing; the same press replays the same on every port).
+# RAM: identifiers are interned for good on MicroPython; this module reuses the names the
+# firmware already has (saved, found, problem, changed...) and is forgotten when a game starts.
 
+from potager import lang
 from potager.core import keys, registry
+from potager.core.engine import clone
 from potager.core.gestures import SHORT
 from potager.ui import view
 from potager.ui.screens import Screen
@@ -8,36 +19,132 @@ from potager.ui.view import COLS, menu_rows
 
 
 class SetupScreen(Screen):
-    HELP = (("↑↓", "h.field"), ("←→", "h.change"), ("OK", "h.start"), ("BACK", "h.back"))
+    HELP = (
+        ("↑↓", "h.field"),
+        ("←→", "h.change"),
+        ("OK", "h.start"),
+        ("OK", "nm.help_seat"),
+        ("BACK", "h.back"),
+    )
 
     def __init__(self, app, mode):
         self.mode = mode
         app.load_texts(mode)
+        # the form's own texts, a table of their own: the game does not keep them in RAM
+        app.texts.tables.append(lang._take("potager.lang.%s_setup" % app.language))
         self.ui = registry.screens(mode)
         self.values = self.ui.default_setup()
+        try:  # the last setup of the mode if it still has the shape of the defaults and its
+            # table part holds (the rules check the rest when the game starts)
+            found = app.records["last_setups"][mode]
+            saved = found[0]
+            for key in self.values:
+                value = saved[key]
+                assert type(value) is type(self.values[key])
+                assert not isinstance(value, list) or len(value) == len(self.values[key])
+            n = saved["players"]
+            col = saved["col"][:n]
+            assert 1 <= n <= len(col) and 0 <= saved["first"] <= n
+            for p in range(n):
+                assert 0 <= col[p] < len(view.COLOURS) and col.count(col[p]) == 1
+            self.ui.setup_fields(app, saved)  # the mode's own fields can be drawn
+            self.values = clone(saved)
+            self.saved = True  # "Same as last time" is the first line
+        except Exception:  # nothing saved, or not in this firmware's shape
+            self.saved = False
         self.cursor = 0
+        self.problem = None
+        if app.roster is None:  # players.txt, read once per power-up
+            app.roster = []
+            try:  # the reader is compiled only when there is a file to read
+                # on the drive root: the potager folder (of potager/ui/setup.py) less 7 letters
+                path = __file__.rsplit("/", 2)[0][:-7] + "players.txt"
+                open(path).close()
+                app.roster, self.problem = registry.load("potager.roster").read(path)
+                registry.forget("potager.roster")
+            except OSError:
+                pass
 
     def lines(self, app):
-        return self.ui.setup_fields(app, self.values) + [(app.tr("start"), "")]
+        out = [(app.tr("nm.same_last"), "")] if self.saved else []
+        return out + self.ui.setup_fields(app, self.values) + [(app.tr("start"), "")]
+
+    def tick(self, app, now):
+        if self.problem:  # the bad lines of players.txt, once
+            app.push(registry.load("potager.ui.setup_names").screen(self, None, self.problem))
+            self.problem = None
 
     def on_key(self, app, key, kind):
-        count = len(self.lines(app))
+        lines = self.lines(app)
+        count = len(lines)
+        field = self.cursor - self.saved
         if key == keys.UP and kind == SHORT:
             self.cursor = (self.cursor - 1) % count
         elif key == keys.DOWN and kind == SHORT:
             self.cursor = (self.cursor + 1) % count
-        elif key in (keys.LEFT, keys.RIGHT) and self.cursor < count - 1:
-            reason = self.ui.setup_change(self.values, self.cursor, 1 if key == keys.RIGHT else -1)
+        elif key in (keys.LEFT, keys.RIGHT) and 0 <= field < count - 1 - self.saved:
+            reason = self.ui.setup_change(self.values, field, 1 if key == keys.RIGHT else -1)
             if reason is not None:
                 app.refuse(reason)
+            else:
+                self.changed()
         elif key == keys.OK and kind == SHORT:
-            app.start_game(self.mode, self.ui.new_state(self.values))  # from any field
+            line = lines[self.cursor]
+            if len(line) > 2 and app.roster and 0 <= field < count - 1 - self.saved:
+                names = registry.load("potager.ui.setup_names")  # a seat: pick its name
+                app.push(names.screen(self, line[2], app.roster))
+            else:
+                self.start(app)  # from any other line
         else:
             Screen.on_key(self, app, key, kind)
         app.changed()
 
+    def changed(self):
+        # the form no longer holds the last setup: "Same as last time" goes
+        if self.saved:
+            self.saved = False
+            self.cursor = max(self.cursor - 1, 0)
+
+    def start(self, app):
+        values = clone(self.values)
+        n = values["players"]
+        saved = app.records.get("last_setups")
+        if not isinstance(saved, dict):
+            saved = app.records["last_setups"] = {}
+        found = saved.get(self.mode)
+        timer = found[1] if isinstance(found, list) and len(found) == 2 else None
+        if app.engine is not None and app.mode == self.mode:  # "New game": this game's timers
+            timer = [
+                app.engine.state[key] for key in ["dir", "rot", "lap", "tt", "tb", "inc", "rt"]
+            ]
+        saved[self.mode] = [clone(values), timer]
+        found = values["first"] >= n  # a random first player
+        if found:
+            values["first"] = (((app.now & 0xFFFFFF) * 1103515245 + 12345) >> 16) % n
+        try:
+            state = self.ui.new_state(values)
+            if "".join(values["names"][:n]):
+                state["names"] = values["names"][:n]
+            if timer is not None:  # the table settings kept
+                for i, key in enumerate(["dir", "rot", "lap", "tt", "tb", "inc", "rt"]):
+                    state[key] = timer[i]
+                state["bk"] = [state["tb"]] * n
+            registry.rules(self.mode).check(state)
+        except Exception:  # a remembered setup this firmware cannot play: the defaults
+            self.values = self.ui.default_setup()
+            self.changed()
+            saved.pop(self.mode)
+            app.refuse("setup_unusable")
+            return
+        found = app.tr("nm.starts_now") if found else None  # (the form's texts go)
+        app.start_game(self.mode, state)
+        if found:
+            app.say(found + " " + view.player_tag(state, state["act"], 10))
+
     def rows(self, app):
         items = []
-        for label, value in self.lines(app):
-            items.append(view.split(label, value + " ", COLS - 1) if value else label)
+        for line in self.lines(app):
+            label, value = line[0], line[1]
+            room = COLS - 2 - len(value)  # a long name is cut, the colour kept
+            items.append(view.split(label[:room], value + " ", COLS - 1) if value else label)
         return menu_rows(app.tr("m." + self.mode), items, self.cursor)

@@ -3,16 +3,12 @@
 from potager.ui import view
 from potager.ui.screens import ListScreen
 from potager.ui.table import clock_text
-from potager.ui.view import fit, player_tag, right
+from potager.ui.view import player_tag, right
 
 
 def stats_columns(app):
     """The column titles over stats_lines: turns, time, longest (17 characters)."""
     return right(app.tr("st.turns"), 5) + right(app.tr("st.time"), 6) + right(app.tr("st.max"), 6)
-
-
-def stats_title(app):
-    return fit(app.tr("stats"), 4) + stats_columns(app)
 
 
 def stats_lines(app, state, with_title=True):
@@ -26,13 +22,14 @@ def stats_lines(app, state, with_title=True):
 
 
 class StatsScreen(ListScreen):
-    """Per player: turns taken, time played, longest turn."""
+    """Per player: turns taken, time played, longest turn. The title on a row of its own,
+    the column words under it (a title squeezed into their row ran into them)."""
 
     def title(self, app):
-        return stats_title(app)
+        return app.tr("stats")
 
     def items(self, app):
-        return stats_lines(app, app.engine.state, with_title=False)
+        return stats_lines(app, app.engine.state)
 
     def rows(self, app):
         return view.menu_rows(self.title(app), self.items(app), self.cursor)

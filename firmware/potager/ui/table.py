@@ -1,5 +1,5 @@
-"""The table part every mode shares: setup fields for seats and colours, the game screen
-base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is."""
+# The table part every mode shares: setup fields for seats and colours, the game screen
+# base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is.
 
 from potager.core import clock, keys, registry, table
 from potager.core.gestures import LONG, SHORT
@@ -13,55 +13,34 @@ ACTIVE_LEVEL = 255
 DRAIN_LEVEL = 40
 
 
+# The setup form's table fields live in potager.ui.table_setup, compiled for the setup only
+# (the game forgets it: RAM).
 def default_setup(players=4):
-    return {"players": players, "first": 0, "col": [0, 1, 2, 3, 4, 5]}
+    from potager.ui import table_setup
+
+    return table_setup.default_setup(players)
+
+
+def label(app, values, step=0):
+    from potager.ui import table_setup
+
+    return table_setup.label(app, values, step)
 
 
 def setup_fields(app, values):
-    """(label, value) rows: players, first player, then a colour per player."""
-    n = values["players"]
-    out = [
-        (app.tr("players"), str(n)),
-        (app.tr("first"), "P" + str(values["first"] + 1)),
-    ]
-    for p in range(n):
-        colour = view.COLOURS[values["col"][p]]
-        out.append(("P" + str(p + 1), colour[1] + " " + app.tr(colour[2])))
-    return out
+    from potager.ui import table_setup
+
+    return table_setup.setup_fields(app, values)
 
 
 def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
-    """Change one field of the table setup; a reason key when it cannot move."""
-    n = values["players"]
-    if field == 0:
-        if not lo <= n + delta <= hi:
-            return "bad_players"
-        values["players"] = n + delta
-        values["first"] = min(values["first"], n + delta - 1)
-        if delta > 0 and values["col"][n] in values["col"][:n]:
-            # the new player's default colour was taken by a change: the first free one
-            for colour in range(len(view.COLOURS)):
-                if colour not in values["col"][:n]:
-                    values["col"][n] = colour
-                    break
-    elif field == 1:
-        values["first"] = (values["first"] + delta) % n
-    else:
-        # cycle this player's colour, skipping those other players already have
-        p = field - 2
-        taken = values["col"][:n]
-        colour = values["col"][p]
-        for _ in range(len(view.COLOURS)):
-            colour = (colour + delta) % len(view.COLOURS)
-            if colour not in taken:
-                values["col"][p] = colour
-                return None
-        return "colour_twice"
-    return None
+    from potager.ui import table_setup
+
+    return table_setup.setup_change(values, field, delta, lo, hi)
 
 
 class GameScreen(Screen):
-    """TURN hands over (hold: back a seat), BACK undoes (hold: redo), OK opens the menu."""
+    # TURN hands over (hold: back a seat), BACK undoes (hold: redo), OK opens the menu.
 
     HELP: tuple = (
         ("TURN", "h.turn"),
@@ -70,6 +49,7 @@ class GameScreen(Screen):
         ("BACK~", "h.redo"),
         ("OK", "h.menu"),
         ("OK~", "h.help"),
+        ("*×» "[:3], "h.seat_marks"),
     )
 
     def on_key(self, app, key, kind):
@@ -95,13 +75,27 @@ class GameScreen(Screen):
     def leds(self, app, out):
         ring_leds(app, out)
 
+    def hidden(self, app):
+        # What this mode does not allow now: game menu items, Table & timers settings (S_*).
+        state = app.engine.state
+        return ("skip",) if state["n"] - bin(state["out"]).count("1") < 2 else ()
+
     def finish(self, app):
-        """ "End game" from the menu; each mode runs its own final scoring from here."""
+        # "End game" from the menu; each mode runs its own final scoring from here.
         app.refuse("bad_action")
 
 
+def mark(state, p):
+    """The mark after a player's tag: * plays, × passed, » started the round (one string)."""
+    if p == state["act"]:
+        return "*×» "[0]
+    if state["out"] >> p & 1:
+        return "*×» "[1]
+    return "*×» "[2 if p == state["first"] and state["n"] > 1 else 3]
+
+
 def clock_text(seconds):
-    """m:ss, or h:mm:ss past an hour; a minus sign for overtime."""
+    # m:ss, or h:mm:ss past an hour; a minus sign for overtime.
     sign = "-" if seconds < 0 else ""
     seconds = abs(seconds)
     minutes = seconds // 60
@@ -111,54 +105,82 @@ def clock_text(seconds):
     return sign + text
 
 
-def timer_text(app):
-    """What the header shows of the timers: turn countdown, else the bank, else the round."""
+def timer_text(app, width=99):
+    # What the header shows of the timers: the turn countdown (`+` in overtime), the bank
+    # (`B`), the round timer (`R`); every clock that runs is shown, taking turns (4 s each)
+    # when `width` characters cannot hold them all.
     clock = app.clock
     state = app.engine.state
     if clock.paused:
         return app.tr("paused")
+    out = []
     if state["tt"]:
         left = clock.turn_left(app.now, state)
-        return ("+" + clock_text(-left)) if left < 0 else clock_text(left)
+        out.append(("+" + clock_text(-left)) if left < 0 else clock_text(left))
     if state["tb"]:
-        return "B" + clock_text(clock.bank_left(app.now, state))
+        out.append("B" + clock_text(clock.bank_left(app.now, state)))
     if state["rt"]:
-        return clock_text(clock.round_left(app.now, state))
-    return ""
+        out.append("R" + clock_text(clock.round_left(app.now, state)))
+    text = " ".join(out)
+    return out[app.now // 4000 % len(out)] if len(out) > 1 and len(text) > width else text
 
 
 def header(app, title):
-    """Row 0 of every game screen: title (round...), timer, the active player's tag."""
+    # Row 0 of every game screen: title (round...), timer, the active player's tag.
     state = app.engine.state
-    timer = timer_text(app)
+    timer = timer_text(app, view.COLS - len(title) - 5)
     left = title + " " + timer if timer else title
-    return view.split(left, view.player_tag(state, state["act"]))
+    if len(left) > view.COLS - 4:  # no room for both: the title and the clocks take turns
+        left = timer_text(app, view.COLS - 5) if app.now // 2000 % 2 else title
+    width = min(max(view.COLS - 1 - len(left), 3), 10)  # as much of the name as fits
+    return view.split(left, view.player_tag(state, state["act"], width))
 
 
-# ring colours of the turn countdown's stages: plenty, half gone, last fifth, overtime
-STAGES = (0x00C000, 0xFFA000, 0xFF0000)
+# The turn countdown is never in a seat's colour (the eight colours take every hue): dim white,
+# and only on the pixels no seat (nor the first player's marker) uses; its stages show as a
+# rhythm: steady, blinking below half, fast in the last fifth, every free pixel in overtime.
+# The first player's marker: the pixel before their seat (counter-clockwise) in their colour,
+# a seat two pixels wide starts the round; none when a seat is there, or solo.
 
 
 def ring_leds(app, out):
-    """Each seat dim in its colour, the next one a little brighter, the active one blinking
-    bright; with a turn countdown, the ring drains in the colour of its stage."""
+    # Each seat dim in its colour, the next one a little brighter, the active one blinking
+    # bright, a passed one only glimmering (off while the active one is lit), the round's first
+    # player two pixels wide; a timer (the countdown, else the bank, else the round timer)
+    # drains the free pixels in dim white.
     for i in range(len(out)):
         out[i] = 0
     state = app.engine.state
-    if state["tt"]:
-        left = app.clock.turn_left(app.now, state)
-        total = state["tt"]
-        stage = min(clock.warning_stage(left, total), clock.LAST_FIFTH)
-        lit = (len(out) * left + total - 1) // total if left > 0 else len(out)
-        if left > 0 or app.fast_blink_on:
-            for i in range(lit):
-                out[i] = view.dim(STAGES[stage], DRAIN_LEVEL)
+    seats = state["seat"]
+    slot = (seats[state["first"]] - 1) % len(out)  # the first player's marker
+    if state["n"] < 2 or slot in seats:
+        slot = -1
+    total = state["tt"] or state["tb"] or state["rt"]
+    if total:
+        if state["tt"]:
+            left = app.clock.turn_left(app.now, state)
+        elif state["tb"]:
+            left = app.clock.bank_left(app.now, state)
+        else:
+            left = app.clock.round_left(app.now, state)
+        stage = clock.warning_stage(left, total)
+        lit = len(out) - state["n"] - (slot >= 0)  # the free pixels
+        lit = (lit * left + total - 1) // total if left > 0 else lit
+        if (True, app.blink_on, app.fast_blink_on, app.fast_blink_on)[stage]:
+            for i in range(len(out)):
+                if lit and i not in seats and i != slot:
+                    out[i] = view.dim(0xFFFFFF, DRAIN_LEVEL)
+                    lit -= 1
     n = state["n"]
     upcoming = table.next_in(state, state["act"])
     for p in range(n):
         rgb = view.COLOURS[state["col"][p]][0]
         if p == state["act"]:
             level = ACTIVE_LEVEL if app.blink_on else SEAT_LEVEL
+        elif state["out"] >> p & 1:
+            level = 0 if app.blink_on else SEAT_LEVEL
         else:
             level = NEXT_LEVEL if p == upcoming else SEAT_LEVEL
-        out[state["seat"][p]] = view.dim(rgb, level)
+        out[seats[p]] = view.dim(rgb, level)
+    if slot >= 0:
+        out[slot] = view.dim(view.COLOURS[state["col"][state["first"]]][0], SEAT_LEVEL)

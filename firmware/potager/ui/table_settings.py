@@ -60,10 +60,15 @@ class TableScreen(SettingsScreen):
     def title(self, app):
         return app.tr("table")
 
+    def settings(self, app):
+        # the settings this mode lets change (the others are not listed)
+        hidden = app.stack[0].hidden(app)
+        return [row for row in SETTINGS if row[0] not in hidden]
+
     def entries(self, app):
         state = app.engine.state
         out = []
-        for _, field, label, choices in SETTINGS:
+        for _, field, label, choices in self.settings(app):
             value = state[field]
             if type(choices[0]) is str:
                 text = app.tr(choices[value > 0])
@@ -79,8 +84,9 @@ class TableScreen(SettingsScreen):
 
     def change(self, app, index, delta):
         state = app.engine.state
-        if index < len(SETTINGS):
-            setting, field, _, choices = SETTINGS[index]
+        rows = self.settings(app)
+        if index < len(rows):
+            setting, field, _, choices = rows[index]
             value = state[field]
             if type(choices[0]) is str:  # a switch
                 value = -value if field == "dir" else 1 - value
@@ -89,7 +95,7 @@ class TableScreen(SettingsScreen):
             app.act((table.SET, setting, value))
             return
         # move a seat round the ring, past the pixels other seats hold
-        p = index - len(SETTINGS)
+        p = index - len(rows)
         pixel = state["seat"][p]
         for _ in range(table.RING):
             pixel = (pixel + delta) % table.RING

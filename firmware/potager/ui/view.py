@@ -65,6 +65,13 @@ def split(left, right_text, width=COLS):
     return fit(left, room) + right_text if room > 0 else right(right_text, width)
 
 
+def fill(text, values):
+    """`text` with its "{}" replaced by `values`, in order."""
+    for value in values:
+        text = text.replace("{}", str(value), 1)
+    return text
+
+
 def dim(rgb, level):
     """Colour scaled by level/255 (small ints only: no allocation on the device)."""
     r = ((rgb >> 16) & 0xFF) * level // 255
@@ -77,9 +84,12 @@ def symbol(state, player):
     return COLOURS[state["col"][player]][1]
 
 
-def player_tag(state, player):
-    """Symbol and seat name, e.g. "♥P1": colour is never the only cue."""
-    return symbol(state, player) + "P" + str(player + 1)
+def player_tag(state, player, width=3):
+    """Symbol and the name chosen at setup (else the seat) cut to `width`, e.g. "♥P1", "♥An":
+    colour is never the only cue."""
+    names = state.get("names")
+    found = (names[player] if names else "") or "P" + str(player + 1)
+    return symbol(state, player) + found[: width - 1]
 
 
 def menu_rows(title, items, cursor, rows=ROWS):

@@ -1,9 +1,12 @@
 """Fake ``keypad``: ``Keys`` reports the simulated buttons' changes as events.
 
-An event carries the exact virtual time of the change (the sim does not quantize to the scan
-interval nor debounce). Key numbers are the index of the pin in ``pins``; whether a key reads
-as pressed follows the wiring (buttons to ground): ``value_when_pressed=False`` with
-``pull=True`` (internal pull-ups) is the configuration that works.
+As on the board, the keys are scanned every ``interval`` (20 ms) from the moment ``Keys`` is
+made: a change is seen at the first scan after it, and the event carries that scan's time (a
+press and release between two scans are never seen). The queue fills while the firmware works
+(button changes run while work is charged to the clock), in time order. Key numbers are the
+index of the pin in ``pins``; whether a key reads as pressed follows the wiring (buttons to
+ground): ``value_when_pressed=False`` with ``pull=True`` (internal pull-ups) is the
+configuration that works.
 """
 
 from collections import deque
@@ -112,13 +115,20 @@ class Keys:
         self._pull_up = (not value_when_pressed) if pull else None
         self._events = EventQueue(max_events)
         self._active = True
-        self._pressed = [False] * len(self._gpios)
+        self._pressed = [False] * len(self._gpios)  # as last reported
+        self._levels = [False] * len(self._gpios)  # pressed as the pins read now
+        self._interval_us = max(1, round(interval * 1_000_000))
+        self._origin_us = sim.now_us
+        self._scans = 0  # scans done (the first is at _origin_us)
         sim.watch_pins(self)
         self.reset()
 
     @property
     def events(self) -> EventQueue:
         self._check()
+        sim = machine()
+        sim.run_due_events(keys_only=True)  # changes made while the firmware was busy
+        self._scan_until(sim.now_us)
         return self._events
 
     @property
@@ -129,9 +139,10 @@ class Keys:
     def reset(self) -> None:
         """Forget the key states: a key held now is reported pressed again."""
         self._check()
+        sim = machine()
         self._pressed = [False] * len(self._gpios)
-        for gpio in self._gpios:
-            self._pin_changed(gpio)
+        self._levels = [self._read(sim, gpio) for gpio in self._gpios]
+        self._scans = -((self._origin_us - sim.now_us) // self._interval_us)  # the next scan
 
     def deinit(self) -> None:
         if self._active:
@@ -151,15 +162,30 @@ class Keys:
         if not self._active:
             raise ValueError("Object has been deinitialized and can no longer be used.")
 
+    def _read(self, sim: Any, gpio: str) -> bool:
+        return sim.pin_level(gpio, self._pull_up) == self._value_when_pressed
+
+    def _scan_until(self, until_us: int) -> None:
+        """The scans up to ``until_us`` with the levels as they are: only the first can see a
+        change, so one pass reports it, stamped with that scan's time."""
+        last = (until_us - self._origin_us) // self._interval_us
+        if last < self._scans:
+            return
+        at_us = self._origin_us + self._scans * self._interval_us
+        self._scans = last + 1
+        sim = machine()
+        for key_number, level in enumerate(self._levels):
+            if level != self._pressed[key_number]:
+                self._pressed[key_number] = level
+                self._events._put(Event(key_number, level, sim.ticks_at(at_us)))
+
     def _pin_changed(self, gpio: str) -> bool:
         if gpio not in self._gpios:
             return False
         sim = machine()
-        key_number = self._gpios.index(gpio)
-        pressed = sim.pin_level(gpio, self._pull_up) == self._value_when_pressed
-        if pressed != self._pressed[key_number]:
-            self._pressed[key_number] = pressed
-            self._events._put(Event(key_number, pressed, sim.ticks_ms()))
+        at_us = sim.event_time_us()
+        self._scan_until(at_us - 1)  # the scans before this change saw the old level
+        self._levels[self._gpios.index(gpio)] = self._read(sim, gpio)
         return True
 
     def _deactivate(self) -> None:

@@ -1,5 +1,6 @@
 """Fake ``watchdog``: modes, the timeout exception, and the timer behind
-``microcontroller.watchdog`` (the SimBoard fires it when virtual time passes its deadline)."""
+``microcontroller.watchdog`` (the Machine fires it when virtual time passes its deadline, in a
+sleep or while work is charged to the clock). RESET only, as on the RP2040."""
 
 from typing import Any
 
@@ -55,6 +56,8 @@ class WatchDogTimer:
             return
         if not isinstance(mode, WatchDogMode):
             raise TypeError("mode must be a watchdog.WatchDogMode")
+        if mode is WatchDogMode.RAISE:  # the RP2040 and RP2350 ports offer RESET only
+            raise NotImplementedError("RAISE mode is not supported")
         if state.timeout_s <= 0:
             raise ValueError("watchdog timeout must be set before its mode")
         state.mode = mode

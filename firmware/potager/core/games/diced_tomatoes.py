@@ -9,7 +9,8 @@
 #          per-vine dice bonus, their vines holding exactly 3 dice
 #   extra  dice carried over to the active player: they roll 3 + extra
 #   held   dice the active player could not place: the next player's extra at TURN
-#   mark   who holds the last-player marker: the player before the starting player
+#   mark   who holds the last-player marker: the player before the starting player in turn
+#          order (it moves when the direction changes)
 #   full   the player whose 6th harvest (a full score track) started the last round, -1 before
 #   end    0 playing, 1 the last round is over, 2 the basket is empty, 3 ended from the menu
 #   opt    the options, bits: 1 Tomato Dice, 2 Karma Overdose, 4 Golden Sun, 8 per-vine bonus
@@ -80,12 +81,22 @@ def reduce(state, action):
             return "dt_nobody_passes"
         if op == table.NEXT:
             return step(state, a)
+        h = state.get("log")
+        h = h[-1][5] if h else 0  # what the handover hold TURN takes back kept (step)
+        v = state["dir"]
         reason = table.reduce_table(state, op, a, b)
         if reason is None and op == table.PREV:
-            # the turn handed over by mistake ends: its Karma above 6 too
+            # the turn handed over by mistake ends (its Karma above 6 too); the previous
+            # player's turn comes back as it stood: their Karma, the dice they received, and
+            # those they pass on (what this player had received)
             k[p] = min(k[p], 6)
+            p = state["act"]
+            k[p] = max(k[p], h >> 4)
             state["held"] = state["extra"]
-            state["extra"] = 0
+            state["extra"] = h & 15
+        if reason is None and op == table.SET and a == table.S_DIR:
+            # the marker stays with the player before the starting player in turn order
+            state["mark"] = (state["mark"] + v - b) % state["n"]
         return reason
     if op == HARVEST:
         return add(state, a, b)
@@ -120,7 +131,8 @@ def step(state, seconds):
     # TURN: Karma above 6 is lost, the dice not placed go on; the last player's turn ends it
     p = state["act"]
     before = (p, state["rnd"], state["first"], state["out"])
-    reason = table.reduce_table(state, table.NEXT, seconds, 0)
+    # kept with the handover, for hold TURN: this player's Karma and the dice they received
+    reason = table.reduce_table(state, table.NEXT, seconds, state["ka"][p] * 16 + state["extra"])
     if reason is not None:
         return reason
     state["ka"][p] = min(state["ka"][p], 6)

@@ -183,6 +183,8 @@ def reduce(state, action):
     op, a, b = action
     if op == table.NEXT:
         return turn(state, a) if 0 <= a <= table.MAX_SECONDS else "bad_action"
+    if op == table.SET and a == table.S_DIR and b != 1:
+        return "hc_clockwise"  # the active role passes clockwise
     if op == table.SET and a not in (table.S_LAP, table.S_ROT):
         return table.reduce_table(state, op, a, b)
     if op < 16:

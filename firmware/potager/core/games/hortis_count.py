@@ -56,6 +56,8 @@ def field(state, a, value):
     q = list(state["q"][p])
     q[i] = value
     reason = problem(state["g"], q)
+    if reason == "hortis_no_squirrel" and i == 8:
+        reason = "hortis_squirrel_dice"  # the squirrel goes off: its neighbours first
     if reason is None:
         state["q"][p][i] = value
     return reason
@@ -129,10 +131,13 @@ def reduce(state, action):
     if state["lv"]:
         if state["end"]:
             return "hortis_count_done"
+        if op == table.SET and a == table.S_LAP and not b:
+            return "hortis_card_a_lap"  # a card ends when every forest has had it
+
         if op == table.ROUND and a in (1, -1) and not 2 <= state["rnd"] + a <= 9:
             return "hortis_card_limit"
     elif op == table.ROUND:
-        return "bad_action"  # a quick count has no rounds
+        return "hortis_no_rounds"
     elif op in (table.NEXT, table.PASS, table.SKIP) and state["n"] == 1:
         return "hortis_solo"
     reason = table.reduce_table(state, op, a, b)

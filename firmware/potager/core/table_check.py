@@ -1,0 +1,30 @@
+"""The invariants of the table's fields (see potager.core.table), checked when a save is
+restored and by the tests; loaded only then."""
+
+from potager.core.table import MAX_PLAYERS, MAX_ROUND
+
+
+def check(state):
+    """The table's invariants (core.table.check_table): raises AssertionError."""
+    n = state["n"]
+    assert 1 <= n <= MAX_PLAYERS
+    assert 0 <= state["act"] < n and 0 <= state["first"] < n
+    assert 1 <= state["rnd"] <= MAX_ROUND
+    assert len(state["col"]) == n and len(set(state["col"])) == n
+    assert len(state["seat"]) == n and len(set(state["seat"])) == n
+    assert 0 <= state["out"] <= max(0, (1 << n) - 2)  # everyone out starts the next round
+    assert not state["out"] >> state["act"] & 1
+    assert state["dir"] in (1, -1)
+    names = state.get("names")
+    if names is not None:  # chosen at setup: "" keeps the seat number
+        assert len(names) == n
+        for name in names:
+            assert type(name) is str and len(name) <= 10
+            assert not name or names.count(name) == 1
+    for key in ("bk", "used", "turns", "long"):
+        assert len(state[key]) == n
+    log = state.get("log", [])
+    assert len(log) <= MAX_PLAYERS
+    for p, a, b, _, out, _ in log:
+        assert 0 <= p < n and 0 <= a <= state["used"][p] and 0 <= b <= state["long"][p]
+        assert out in (0, 1) and (not out or state["out"] >> p & 1)

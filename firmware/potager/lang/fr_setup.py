@@ -1,0 +1,14 @@
+# Textes français du formulaire de mise en place (noms de players.txt, « Comme avant »),
+# chargés avec lui seulement.
+T = """
+nm.same_last=Comme avant ▶
+nm.random_1st=hasard
+nm.starts_now=Commence :
+nm.help_seat=siège : un nom
+nm.name_title=Nom pour
+nm.name_none=P%d (sans nom)
+nm.name_held= (P%d)
+nm.file_title=Noms ignorés :
+nm.file_line=l.%d : %s
+nm.file_reasons=trop long|vide|glyphe absent|en double|de trop|pas UTF-8
+"""

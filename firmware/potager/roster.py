@@ -1,0 +1,93 @@
+# The regular group's names, from players.txt on the CIRCUITPY drive: one name a line, UTF-8,
+# "#" starts a comment, edited on the computer like any CircuitPython settings file. Read once,
+# when a setup first needs it (potager.ui.setup finds the file), line by line: a long line is
+# never held whole. A bad line is skipped and reported, never a crash.
+#
+# Rules: at most 12 names of 10 characters, letters the OLED font draws (printable ASCII and
+# the French letters of host_tools/make_font.py), each name once (case aside). A problem is
+# [line number, reason]; the reason indexes the text "nm.file_reasons": 0 too long, 1 empty
+# (spaces only), 2 a letter the font lacks, 3 twice, 4 too many, 5 not UTF-8.
+# RAM: identifiers stay interned on MicroPython, so this module has few, and reuses the
+# firmware's; the letters are checked as UTF-8 bytes (a str of one character is interned).
+
+
+def check(line, names):
+    # The reason the name `line` (bytes, comment and spaces removed) cannot be used, or None.
+    if not line:
+        return 1
+    try:
+        text = line.decode()
+    except Exception:  # UnicodeError
+        return 5
+    i = 0
+    while i < len(line):
+        if line[i] < 0x80:  # ASCII: printable only
+            if line[i] < 0x20 or line[i] > 0x7E:
+                return 2
+            i += 1
+            continue
+        n = 3 if line[i] >= 0xE0 else 2  # a lead byte: the letter's length in UTF-8
+        # the accented letters the font draws (one long constant: no qstr)
+        if "àâäçéèêëîïôöùûüÿœæÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸŒÆ’".encode().find(line[i : i + n]) < 0:
+            return 2
+        i += n
+    if len(text) > 10:
+        return 0
+    for name in names:
+        if name.lower() == text.lower():
+            return 3
+    return 4 if len(names) >= 12 else None
+
+
+def parse(lines):
+    # (names, problems) from lines of bytes (None: a line too long to read whole).
+    names: list = []
+    out = []
+    i = 0
+    for line in lines:
+        i += 1
+        if line is None:
+            out.append([i, 0])
+            continue
+        if i == 1 and line[:3] == b"\xef\xbb\xbf":
+            line = line[3:]  # the byte-order mark some editors write
+        line = line.rstrip(b"\r\n")
+        if not line or line.strip()[:1] == b"#":
+            continue  # a blank line or a comment
+        line = line.split(b"#")[0].strip()
+        found = check(line, names)
+        if found is None:
+            names.append(line.decode())
+        else:
+            out.append([i, found])
+    return names, out
+
+
+def lines(stream):
+    # The file's lines as bytes, 64 at most; None for a line longer than 48 bytes (the rest
+    # of it is skipped; a long comment stays a comment).
+    for _ in range(64):
+        line = stream.readline(48)
+        if not line:
+            return
+        if len(line) == 48 and line[-1:] != b"\n":
+            found = line.strip()[:1] == b"#"
+            while line and line[-1:] != b"\n":
+                line = stream.readline(48)
+            yield b"#" if found else None
+        else:
+            yield line
+
+
+def read(path):
+    # (names, problems) of the file at `path`; no file: nothing, and nothing to report.
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 (a with block would catch its OSError too)
+    except OSError:
+        return [], []
+    try:
+        return parse(lines(stream))
+    except OSError:  # the drive failed while reading
+        return [], [[0, 5]]
+    finally:
+        stream.close()
