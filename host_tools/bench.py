@@ -11,7 +11,9 @@ Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in the REA
   state change, shortest interval, bytes per record; the saves between two erases in a game
   played on (history empty, then full);
 - host: simulator key presses per second (headless), the score CLI on a full 4-player
-  Arboretum end state; bytes of firmware deployed.
+  Arboretum end state; bytes of firmware deployed;
+- presses: key presses (press and hold lines) of each whole game in tests/fullgames/, against
+  the same game played with the keys as they were (tests/fullgames/before/, same final state).
 """
 
 import json
@@ -25,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 SCRIPTS = ROOT / "docs" / "scripts"
+FULL_GAMES = ROOT / "tests" / "fullgames"
 RESULTS = ROOT / "bench" / "results.json"
 MPY_TESTS = ROOT / "tests" / "mpy"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
@@ -259,6 +262,21 @@ def arboretum_cli_ms():
     return round(best or 0.0, 1)
 
 
+def count_presses(text):
+    return sum(
+        1 for line in text.splitlines() if line.split("#")[0].split()[:1] in (["press"], ["hold"])
+    )
+
+
+def full_game_presses():
+    """{game: (presses now, presses with the keys as they were)}."""
+    out = {}
+    for path in sorted(FULL_GAMES.glob("*.txt")):
+        before = FULL_GAMES / "before" / path.name
+        out[path.stem] = (count_presses(path.read_text()), count_presses(before.read_text()))
+    return out
+
+
 def deploy_bytes():
     return sum(
         p.stat().st_size
@@ -369,6 +387,7 @@ def measure():
         "deploy_bytes": deploy_bytes(),
         "circuitpython": circuitpython_measures(),
         "pico": pico_measure(scripts),
+        "presses": full_game_presses(),
     }
 
 
@@ -432,6 +451,11 @@ def table(results):
     lines.append(f"| score CLI, 4-player Arboretum end state | {cli_ms} ms | | |")
     lines.append(f"| firmware deployed | {results['deploy_bytes']} B | | |")
     lines += circuitpython_rows(results)
+    for game, (now, before) in results.get("presses", {}).items():
+        lines.append(
+            f"| key presses, whole game {game} | {now} | {before} (keys before) | "
+            f"{now / before:.2f} of them |"
+        )
     return "\n".join(lines)
 
 

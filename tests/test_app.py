@@ -21,7 +21,6 @@ NEW_GAME_EN = """
 press DOWN
 press OK        # English
 press OK        # Free score
-press OK        # jump to Start
 press OK        # start with 4 players
 """
 

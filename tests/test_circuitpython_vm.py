@@ -30,6 +30,10 @@ GAMES = {
 # where a mode does not fit yet, its game runs in this heap, and the budget run is expected
 # to fail until the firmware's RAM comes down (see the README's bench table).
 OVER_BUDGET = {
+    # from .py, the results' module compiled at the end of these two games no longer always
+    # finds room in 96 KiB since the entry keys changed (fragmentation: 98 K runs, 100 K not)
+    ("arboretum", "py"): "112K",
+    ("hortis", "py"): "112K",
     ("arboretum", "mpy"): "96K",
     ("diced_tomatoes", "mpy"): "96K",
     ("horticolor", "mpy"): "96K",

@@ -128,3 +128,19 @@ def test_release_without_press_is_ignored():
 )  # fmt: skip
 def test_seats_spread_evenly_around_the_ring(players, pixels):
     assert [table.seat_pixel(s, players) for s in range(players)] == pixels
+
+
+def test_several_actions_make_one_undo_step_and_the_log_folds_a_step_whole():
+    from potager.core.games import free
+
+    engine = Engine(free, free.new(2, [0, 1]), limit=4)
+    assert engine.apply([(free.ADD, 0, 1), (free.ADD, 1, 2), (free.ADD, 0, 3)]) is None
+    assert engine.state["sc"] == [4, 2] and len(engine.log) == 3
+    assert engine.apply([(free.ADD, 0, 1), (free.ADD, 0, 0)]) == "bad_action"
+    assert engine.state["sc"] == [4, 2] and len(engine.log) == 3  # all or nothing
+    assert engine.undo() and engine.state["sc"] == [0, 0] and engine.step == (free.ADD, 0, 1)
+    assert engine.redo() and engine.state["sc"] == [4, 2]
+    engine.apply((free.ADD, 1, 1))
+    engine.apply([(free.ADD, 1, 1), (free.ADD, 1, 1)])  # 6 actions: the first step folds whole
+    assert engine.log == [(free.ADD, 1, 1), (free.ADD, 1, 1), (free.ADD + 128, 1, 1)]
+    assert engine.base["sc"] == [4, 2] and engine.replay() == engine.state

@@ -51,7 +51,7 @@ PATHS = {
 
 ENGLISH = "press DOWN\npress OK\n"
 ARBORETUM = "press DOWN\n" * 4 + "press OK\n"  # the 5th mode on the home screen
-START = "press OK\npress OK\n"  # OK on a field jumps to Start; OK starts
+START = "press OK\n"  # OK on any field starts
 MAPLE = "press DOWN\n" * 12 + "press RIGHT\n"  # species #8 (a field after 2 + 3 colours)
 
 
@@ -67,38 +67,47 @@ def mask(values):
 
 
 class Walk:
-    """Key presses on the species screen, from where the cursor is to where it must go."""
+    """Key presses on the species screen: the column cursor walks to a value (8 values, then
+    the why column), UP/DOWN slide its card to its holder (nobody, P1... Pn, full hands passed
+    over); then OK enters the paths of those who may score, one after the other, and the next
+    species opens by itself."""
 
-    def __init__(self, players=3, player=0, col=0):
+    def __init__(self, players=3, col=0, count=None):
         self.players = players
         self.lines = []
-        self.player = player
         self.col = col
+        self.count = count or [0] * players  # cards in each hand (7 at most)
 
-    def go(self, player, col):
-        self.lines += ["press DOWN"] * ((player - self.player) % self.players)
-        right = (col - self.col) % 9  # the columns wrap: 8 values, then the path
+    def go(self, col):
+        right = (col - self.col) % 9
         self.lines += (
             ["press RIGHT"] * right if right <= 9 - right else ["press LEFT"] * (9 - right)
         )
-        self.player, self.col = player, col
+        self.col = col
+
+    def give(self, p):
+        order = [q for q in range(self.players) if self.count[q] < 7]
+        k, m = order.index(p) + 1, len(order)
+        self.lines += ["press DOWN"] * k if k <= m + 1 - k else ["press UP"] * (m + 1 - k)
+        self.count[p] += 1
 
     def species(self, hands, paths):
-        for p, values in enumerate(hands):
-            for v in values:
-                self.go(p, v - 1)
+        for col, p in sorted((v - 1, p) for p, values in enumerate(hands) for v in values):
+            self.go(col)
+            self.give(p)
+        if paths:
+            self.lines.append("press OK")  # the paths, first who may score first
+            for p in sorted(paths):
+                if paths[p]:
+                    cards, pure, first, last = paths[p]
+                    self.lines += ["press RIGHT"] * (cards - 1)  # none, 2, 3...
+                    row = 0
+                    for r, flag in ((1, not pure), (2, first), (3, last)):  # "all": yes
+                        if flag:
+                            self.lines += ["press DOWN"] * (r - row) + ["press RIGHT"]
+                            row = r
                 self.lines.append("press OK")
-        for p in sorted(paths):
-            self.go(p, 8)
-            self.lines.append("press OK")  # the path entry
-            if paths[p]:
-                cards, *flags = paths[p]
-                self.lines += ["press RIGHT"] * (cards - 1)  # none, 2, 3...
-                while flags and not flags[-1]:
-                    flags.pop()  # no need to go down to a "no" that stays "no"
-                for flag in flags:
-                    self.lines += ["press DOWN"] + ["press RIGHT"] * flag
-            self.lines.append("press OK")
+            self.col = 0  # the species done: the next one opens, on its first value
         return self
 
     def text(self):
@@ -106,12 +115,11 @@ class Walk:
 
 
 def rulebook_script():
-    """The whole rulebook game from a blank device, species by species from the list."""
-    script = ENGLISH + ARBORETUM + MAPLE + START
+    """The whole rulebook game from a blank device, species after species: the totals."""
+    walk = Walk()
     for name in SPECIES:
-        script += "press RIGHT\n" + Walk().species(HANDS[name], PATHS[name]).text()
-        script += "press BACK\npress DOWN\n"
-    return script
+        walk.species(HANDS[name], dict(PATHS[name]))
+    return ENGLISH + ARBORETUM + MAPLE + START + "press RIGHT\n" + walk.text()
 
 
 def rows_of(board):
@@ -409,7 +417,7 @@ def test_hands_rights_and_why_on_the_species_screen():
     board = started("press DOWN\n" * 5 + "press RIGHT\n")  # Royal Poinciana
     rows = rows_of(board)
     assert rows[0] == "Poinc.   ▼"
-    assert rows[1] == "▶♥P1  0* ········   ?"
+    assert rows[1] == " ♥P1  0* ········   ?"
     walk = Walk().species(HANDS["poinciana"], {})
     board.script(walk.text())
     rows = rows_of(board)
@@ -417,16 +425,16 @@ def test_hands_rights_and_why_on_the_species_screen():
     assert rows[1:4] == [
         " ♥P1  6* 1···5···   ?",
         " ●P2  3  ··3·····   -",
-        "▶♣P3  0  ·······8   -",  # Martha's 8 counts 0: Clark holds the 1
+        " ♣P3  0  ·······8   -",  # Martha's 8 counts 0: Clark holds the 1
     ]
-    board.script("press RIGHT")  # the path column: why
+    board.script("press RIGHT")  # the why column
     rows = rows_of(board)
     assert rows[0] == "Poinc.              ▼"
     assert rows[1:5] == [
         " ♥P1  6* highest    ?",
         " ●P2  3  lower      -",
-        "▶♣P3  0  8 is 0     -",
-        "OK path    ← hand",
+        " ♣P3  0  8 is 0     -",
+        "↑↓ hand   OK paths",
     ]
     leds = board.pixels.leds
     state = board.app.engine.state
@@ -434,40 +442,55 @@ def test_hands_rights_and_why_on_the_species_screen():
     assert leds[state["seat"][2]] == view.dim(view.COLOURS[2][0], 24)
 
 
+def test_a_card_slides_from_hand_to_hand_one_undo_step_each():
+    board = started("press RIGHT\n")  # Oak, the 1
+    board.script("press DOWN\npress DOWN")  # nobody -> P1 -> P2
+    assert board.app.engine.state["h"][:3] == [0, 1, 0]
+    assert rows_of(board)[2] == " ●P2  1* 1·······   ?"
+    board.script("press UP\npress UP")  # back up: P1, then nobody
+    assert board.app.engine.state["h"][:3] == [0, 0, 0]
+    board.script("press UP")  # from nobody up: the last player
+    assert board.app.engine.state["h"][:3] == [0, 0, 1]
+    board.script("press BACK\npress BACK")  # to the list, where BACK undoes
+    assert board.app.engine.state["h"][:3] == [0, 0, 0]
+    assert rows_of(board)[4] == "Undone: ♣P3 Oak"
+
+
 def test_the_why_of_ties_and_nobody():
     board = started("press DOWN\npress DOWN\npress RIGHT\n")  # Jacaranda
-    board.script("press LEFT")  # straight to the path column
+    board.script("press LEFT")  # straight to the why column
     assert rows_of(board)[1:4] == [
-        "▶♥P1  0* nobody     ?",
+        " ♥P1  0* nobody     ?",
         " ●P2  0* nobody     ?",
         " ♣P3  0* nobody     ?",
     ]
     walk = Walk(col=8).species(HANDS["jacaranda"], {})
-    walk.go(2, 8)
+    walk.go(8)
     board.script(walk.text())
     assert rows_of(board)[1:4] == [
         " ♥P1  7* tied       ?",
         " ●P2  7* tied       ?",
-        "▶♣P3  0  lower      -",
+        " ♣P3  0  lower      -",
     ]
 
 
 def test_the_path_is_scored_as_it_is_built():
-    board = started("press RIGHT\npress LEFT\npress OK\n")  # Oak, P1's path
+    board = started("press RIGHT\npress OK\n")  # Oak: nobody holds it, P1's path first
     assert board.app.snapshot()["screen"] == "PathScreen"
     assert rows_of(board) == [
         "♥P1 Oak           = 0",
         "▶Cards          none",
-        " All this species no",
+        " All one species yes",  # yes unless changed: it counts from 4 cards
         " Starts with a 1  no",
         " Ends with an 8   no",
     ]
     board.script("press RIGHT\npress RIGHT\npress RIGHT")
-    assert rows_of(board)[0].endswith("= 4") and rows_of(board)[1].endswith(" 4")
+    assert rows_of(board)[0].endswith("= 8") and rows_of(board)[1].endswith(" 4")  # doubled
     board.script("press DOWN\npress RIGHT")
-    assert rows_of(board)[0].endswith("= 8")  # 4 cards of one species double
-    board.script("press DOWN\npress RIGHT\npress DOWN\npress RIGHT")
+    assert rows_of(board)[0].endswith("= 4")  # mixed species: not doubled
+    board.script("press RIGHT\npress DOWN\npress RIGHT\npress DOWN\npress RIGHT")
     assert rows_of(board)[0].endswith("= 11")  # + 1 for the 1, + 2 for the 8
+    assert board.app.engine.state["pa"][0] == -1  # kept on the form until OK
     board.script("press UP\npress UP\npress UP" + "\npress RIGHT" * 4)  # 8 cards
     assert rows_of(board)[0].endswith("= 19")
     board.script("press RIGHT")
@@ -478,48 +501,51 @@ def test_the_path_is_scored_as_it_is_built():
     board.script("wait 3000\npress OK")  # refused as it stands, still there to fix
     assert rows_of(board)[4] == "Too long: 1..8 rising"
     assert board.app.snapshot()["screen"] == "PathScreen" and board.app.snapshot()["undo"] == undo
-    board.script("wait 3000\npress RIGHT\npress OK")
-    assert board.app.snapshot()["screen"] == "SpeciesScreen"
+    board.script("wait 3000\npress RIGHT\npress OK")  # saved (one step); the next player's path
+    assert board.app.engine.state["pa"][0] == 8 + 16 + 32 + 64
     assert board.app.snapshot()["undo"] == undo + 1  # the whole path: one undoable action
+    assert rows_of(board)[0].startswith("●P2 Oak")
+    board.script("press BACK")
     assert rows_of(board)[1].endswith("19")
     board.script("press BACK")
     assert rows_of(board)[1] == "▶Oak     ♥19● ?♣ ?"
 
 
 def test_a_long_path_is_entered_top_to_bottom_and_a_half_built_one_is_no_entry():
-    board = started("press RIGHT\npress LEFT\npress OK\n")  # Oak, P1's path
+    board = started("press RIGHT\npress OK\n")  # Oak, P1's path
     board.script("press RIGHT\n" * 7)  # 8 cards first, the 1 and the 8 after
-    assert rows_of(board)[1].endswith(" 8")
+    assert rows_of(board)[1].endswith(" 8") and rows_of(board)[0].endswith("= ?")
     board.script("press DOWN\npress DOWN\npress RIGHT\npress DOWN\npress RIGHT")
-    assert rows_of(board)[0].endswith("= 11")  # 8 + 1 + 2
+    assert rows_of(board)[0].endswith("= 19")  # 8 of one species doubled + 1 + 2
     board.script("press BACK")  # left half-built: still to enter, the totals wait for it
     assert board.app.engine.state["pa"][0] == -1 and rows_of(board)[1].endswith("?")
     board.script("press OK\n" + "press RIGHT\n" * 6 + "press DOWN\npress DOWN\npress RIGHT")
-    board.script("press OK")  # 7 cards from a 1
-    assert board.app.engine.state["pa"][0] == 7 + 32
+    board.script("press OK")  # 7 cards of one species from a 1
+    assert board.app.engine.state["pa"][0] == 7 + 16 + 32
 
 
 def test_ok_on_an_untouched_path_means_no_path_and_back_leaves_it_to_enter():
-    board = started("press RIGHT\npress LEFT\npress OK\npress BACK\n")
+    board = started("press RIGHT\npress OK\npress BACK\n")
     assert board.app.engine.state["pa"][0] == -1 and rows_of(board)[1].endswith("?")
-    board.script("press OK\npress OK")
-    assert board.app.engine.state["pa"][0] == 0 and rows_of(board)[1].endswith(" 0")
-    board.script("press OK\npress LEFT")
-    assert rows_of(board)[4] == "Setting at its limit"
+    board.script("press OK\npress OK")  # P1: no path; P2's comes
+    assert board.app.engine.state["pa"][0] == 0 and rows_of(board)[0].startswith("●P2 Oak")
+    board.script("press BACK")
+    assert rows_of(board)[1].endswith(" 0")
+    board.script("press OK\npress LEFT")  # the first still to enter: P2's
+    assert rows_of(board)[0].startswith("●P2") and rows_of(board)[4] == "Setting at its limit"
 
 
-def test_refusals_on_the_species_screen():
-    board = started("press RIGHT\n")
-    board.script("press OK\npress DOWN\npress OK")  # P1 holds the 1: P2 cannot
-    assert rows_of(board)[4] == "Another player has it"
-    board.script("wait 3000\npress LEFT\npress OK")  # P2 may not score: no path entry
-    assert rows_of(board)[4] == "No right to score"
-    assert board.app.snapshot()["screen"] == "SpeciesScreen"
-    assert all(c == 0x3C0000 for c in board.pixels.leds)  # the red flash
-    hand = Walk(player=1, col=8).species([[], list(range(1, 9))], {}).text()
-    board.script("wait 3000\nhold RIGHT 600\n" + hand)  # P2: 7 Willows, then an 8th
-    assert rows_of(board)[4] == "7 cards in hand max"
+def test_a_full_hand_is_passed_over_with_the_reason():
+    board = started("press RIGHT\nhold RIGHT 600\n")  # Willow
+    walk = Walk(col=0)
+    for v in range(7):  # P2: 7 Willows
+        walk.go(v)
+        walk.give(1)
+    walk.go(7)
+    board.script(walk.text() + "press DOWN\npress DOWN")  # the 8: P1, then past P2 to P3
     assert ar.in_hand(board.app.engine.state, 1) == 7
+    assert ar.held(board.app.engine.state, 1)[2] == [8]
+    assert rows_of(board)[4] == "●P2 has 7 cards"
 
 
 def test_hold_left_right_goes_to_the_other_species():
@@ -530,26 +556,25 @@ def test_hold_left_right_goes_to_the_other_species():
 
 
 def test_back_on_the_list_undoes_and_hold_back_redoes():
-    board = started("press RIGHT\npress OK\npress BACK\n")
+    board = started("press RIGHT\npress DOWN\npress BACK\n")
     assert board.app.engine.state["h"][0] == 1
     board.script("press BACK")
-    assert board.app.engine.state["h"][0] == 0 and rows_of(board)[4] == "Undone"
+    assert board.app.engine.state["h"][0] == 0 and rows_of(board)[4] == "Undone: ♥P1 Oak"
     board.script("hold BACK 600")
-    assert board.app.engine.state["h"][0] == 1
+    assert board.app.engine.state["h"][0] == 1 and rows_of(board)[4] == "Redone: ♥P1 Oak"
 
 
 def test_whole_rulebook_game_through_the_app_into_the_history():
     board = PureBoard()
     board.script(rulebook_script())
-    rows = rows_of(board)
-    assert rows[0] == "Done 8/8          ♥P1"
-    assert rows[3] == "▶Total   ♥19● 7♣11"
+    assert board.app.snapshot()["screen"] == "TotalsScreen"  # every species done
+    assert rows_of(board)[:4] == ["Totals            ♥P1", "▶♥P1*  19", " ●P2    7", " ♣P3   11"]
     state = board.app.engine.state
     assert json.dumps(state) == json.dumps(rulebook_engine().state | {"seat": state["seat"]})
-    board.script("press RIGHT")
-    assert rows_of(board)[:4] == ["Totals            ♥P1", "▶♥P1*  19", " ●P2    7", " ♣P3   11"]
     assert board.pixels.leds[0] == view.COLOURS[0][0]  # the winner's seat
-    board.script("press OK\npress OK")  # end the game: yes
+    board.script("press BACK")
+    assert rows_of(board)[0] == "Done 8/8          ♥P1"
+    board.script("press UP\npress RIGHT\npress OK\npress OK")  # the totals, end the game: yes
     assert board.app.history[-1][1:5] == ["arboretum", [0, 1, 2], [19, 7, 11], [0]]
     assert board.app.engine is None and board.app.snapshot()["screen"] == "ResultsScreen"
     assert rows_of(board)[1] == "▶ 1 ♥P1*          19"
@@ -558,18 +583,18 @@ def test_whole_rulebook_game_through_the_app_into_the_history():
 def test_end_game_waits_for_every_path_then_for_the_tie_break():
     board = started()
     menu_end = "press OK\n" + "press DOWN\n" * 11 + "press OK\npress OK\n"
-    board.script("press RIGHT\npress OK\npress BACK\n" + menu_end)  # P1 holds the Oak 1
+    board.script("press RIGHT\npress DOWN\npress BACK\n" + menu_end)  # P1 holds the Oak 1
     assert rows_of(board)[4] == "Paths still to enter"
     assert board.app.snapshot()["screen"] == "GameScreen" and board.app.screen().cursor == 0
     # every path: none for all, but a 2-card path for P1 and P2 in Willow: 2 = 2
-    script = "press RIGHT\npress LEFT\npress OK\npress OK\npress BACK\n"  # Oak: P1 only
+    script = "press RIGHT\npress OK\npress OK\n"  # Oak: P1 only; then Willow opens
     for s in range(1, 8):
-        script += "press DOWN\npress RIGHT\npress LEFT\n"
+        script += "press OK\n"
         for p in range(3):
-            extra = "press RIGHT\n" if s == 1 and p < 2 else ""
-            script += "press OK\n" + extra + "press OK\npress DOWN\n"
-        script += "press BACK\n"
-    board.script("wait 3000\n" + script + menu_end)
+            script += ("press RIGHT\n" if s == 1 and p < 2 else "") + "press OK\n"
+    board.script("wait 3000\n" + script)
+    assert board.app.snapshot()["screen"] == "TotalsScreen"  # every species done
+    board.script("press OK\npress OK")
     assert rows_of(board)[4] == "Tie: enter species"
     assert board.app.snapshot()["screen"] == "TotalsScreen"
     assert rows_of(board)[:4] == [
@@ -610,8 +635,11 @@ def test_a_power_cut_in_the_middle_restores_the_game():
     board.script("press DOWN\n" * 5 + "press RIGHT\npress LEFT")
     assert rows_of(board)[3] == " ♣P3  0  8 is 0     -"
     board.script("press BACK\npress BACK\npress BACK")  # back to the list, then undo twice
-    assert ar.hand_values(ar.held(board.app.engine.state, 5)) == [6, 0, 0]  # no 3, no 8
-    assert board.app.engine.log == [(ar.HAND, 20, 1), (ar.HAND, 20, 17)]
+    assert ar.hand_values(ar.held(board.app.engine.state, 5)) == [1, 3, 0]  # no 5, no 8
+    # each press one step: the 3 went to P1, then on to P2 (two actions, one step)
+    assert board.app.engine.log == [
+        (ar.HAND, 20, 1), (ar.HAND, 20, 5), (ar.HAND, 20, 1), (ar.HAND + 128, 21, 4)
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -671,11 +699,8 @@ def compact_script(end=True):
     walk = Walk()
     walk.lines.append("press RIGHT")
     for s in range(8):
-        if s:
-            walk.lines.append("hold RIGHT 600")  # the next species
-        walk.species(COMPACT_HANDS[s], COMPACT_PATHS[s])
-    walk.lines += ["press BACK", "press UP", "press RIGHT"]  # the totals: 3 = 3
-    walk.lines += ["press RIGHT", "press RIGHT", "press DOWN", "press RIGHT"]
+        walk.species(COMPACT_HANDS[s], dict(COMPACT_PATHS[s]))  # then the next by itself
+    walk.lines += ["press RIGHT", "press RIGHT", "press DOWN", "press RIGHT"]  # totals: 3 = 3
     walk.lines += ["press OK"] + ["press OK"] * end  # end the game? yes
     return ENGLISH + ARBORETUM + START + walk.text()
 
@@ -724,10 +749,10 @@ def test_demo_in_the_simulator():
     assert not result.crashes
     assert result.frames[-1]["screen"] == [
         "Poinc.              ▼",
-        "▶♥P1  6* highest    3",
+        " ♥P1  6* highest    3",
         " ●P2  3  lower      -",
         " ♣P3  0  8 is 0     -",
-        "OK path    ← hand    ",
+        "↑↓ hand   OK paths   ",
     ]
     leds = board.leds()
     lit = [i for i, c in enumerate(leds) if c != "#000000"]

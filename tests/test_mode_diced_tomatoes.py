@@ -210,7 +210,7 @@ def started(players=4, first=0, **options):
         board.script("press DOWN\n" + "press RIGHT\n" * first + "press UP\n")
     for name in options:
         board.script("press DOWN\n" * FIELD[name] + "press RIGHT\n" + "press UP\n" * FIELD[name])
-    board.script("press OK\npress OK")
+    board.script("press OK")  # OK on any field starts
     assert board.app.snapshot()["screen"] == "GameScreen"
     return board
 
@@ -220,15 +220,12 @@ def state(board):
 
 
 def harvest(board, seed=None, black=0, gold=0):
-    """→ on the player under the cursor, the dice, OK."""
+    """→ on the player under the cursor, the seed (←→), black dice (↓), gold dice (↑), OK."""
     board.script("press RIGHT")
     slot = board.app.screen().slot
     if seed is not None:
         board.script("press RIGHT\n" * ((seed - slot) % 6))
-    board.script("press DOWN\n" + "press RIGHT\n" * black + "press UP")
-    if gold:
-        board.script("press DOWN\npress DOWN\n" + "press RIGHT\n" * gold + "press UP\npress UP")
-    board.script("press OK")
+    board.script("press DOWN\n" * black + "press UP\n" * gold + "press OK")
 
 
 def test_setup_lists_the_variants_and_the_last_player():
@@ -253,7 +250,7 @@ def test_solo_refuses_karma_overdose_with_a_message():
     board = PureBoard()
     board.script(NEW + "press LEFT\npress LEFT\npress LEFT")  # 1 player
     board.script("press DOWN\npress DOWN\npress DOWN\npress DOWN\npress RIGHT")
-    assert board.rows()[4].startswith("Solo: no Overdose")
+    assert board.rows()[0].startswith("Solo: no Overdose")  # the cursor is on the bottom row
     assert board.pixels.leds[0] == 0x3C0000  # the red flash
 
 
@@ -277,7 +274,7 @@ def test_a_3_in_slot_3_earns_4_under_tomato_dice_on_screen():
     board.script("wait 3000\npress RIGHT")
     rows = board.rows()
     assert rows[0].startswith("♥P1 harvest, slot 3")
-    assert rows[1] == "▶Seed die          3 "
+    assert rows[1] == " Seed die          3 "
     assert rows[4].startswith("Value 3 *+4")
     board.script("press OK")
     assert state(board)["hv"][0] == [5, 6, 3]
@@ -287,7 +284,7 @@ def test_a_3_in_slot_3_earns_4_under_tomato_dice_on_screen():
 
 def test_a_1_with_a_black_die_is_uprooted_not_harvested():
     board = started()
-    board.script("press RIGHT\npress DOWN\npress RIGHT")  # seed 1 (slot 1), a black die
+    board.script("press RIGHT\npress DOWN")  # seed 1 (slot 1), a black die (DOWN)
     assert board.rows()[4].startswith("Rotten <1: uprooted")  # said before OK
     board.script("press OK")
     assert state(board)["hv"][0] == []
@@ -302,10 +299,12 @@ def test_golden_sun_offers_gold_dice_and_refuses_an_overripe_vine():
     assert len([r for r in board.rows()[1:4] if r.strip()]) == 2  # no gold dice
     board.script("press BACK")
     board = started(golden=True)
-    board.script("press RIGHT\n" + "press LEFT\n" + "press DOWN\npress DOWN\npress RIGHT")
-    assert board.rows()[3] == "▶Gold dice         1 "
+    board.script("press RIGHT\n" + "press LEFT\n" + "press UP")  # seed 6, a gold die (UP)
+    assert board.rows()[3] == " Gold dice         1 "
     assert board.rows()[4].startswith("Overripe >6: uprooted")
-    board.script("press RIGHT\npress RIGHT\npress RIGHT")  # a vine holds 4 dice
+    board.script("press DOWN")  # DOWN takes the gold die back first
+    assert board.rows()[2:4] == [" Black dice        0 ", " Gold dice         0 "]
+    board.script("press UP\npress UP\npress UP\npress UP")  # a vine holds 4 dice
     assert board.rows()[4].startswith("Only 4 dice a vine")
 
 
@@ -324,11 +323,14 @@ def test_completing_an_opponents_vine_gains_karma_and_the_surplus_goes_at_turn()
     board.script("press DOWN")  # P2's vines
     harvest(board, 6)
     assert board.rows()[4].startswith("♥P1 Karma +3 = 6")
+    assert board.rows()[1].startswith("▶♥P1*")  # the cursor back on the active player
+    board.script("press DOWN")
     harvest(board, 5)
+    board.script("press DOWN")
     harvest(board, 4)
     assert state(board)["ka"][0] == 11
     board.script("wait 3000")
-    assert board.rows()[1].startswith(" ♥P1*K11")
+    assert board.rows()[1].startswith("▶♥P1*K11")
     assert board.rows()[4].startswith("Karma >6 lost at TURN")
     lit = [c for c in board.pixels.leds if c in (view.dim(0xFF0000, 96), 0)]
     assert len(lit) == 12 - 1  # 11 Karma pixels (some blinking), the seat
@@ -344,7 +346,8 @@ def test_spending_karma_and_a_refusal_when_it_is_not_held():
     assert rows[0].startswith("♥P1 Karma 3")
     assert rows[1:4] == ["▶1 Reroll a die      ", " 2 One die +1 / -1   ", " 3 Uproot a vine     "]
     board.script("press DOWN\npress DOWN\npress DOWN\npress OK")  # flip 6/1: 4 Karma
-    assert board.rows()[4].startswith("Not enough Karma")
+    assert board.rows()[0].startswith("Not enough Karma")  # the cursor is on the bottom row
+    assert board.rows()[4] == "▶4 Die 6 → 1 or 1 → 6"
     assert state(board)["ka"][0] == 3
     board.script("press UP\npress OK")  # uproot a vine: 3
     assert state(board)["ka"][0] == 0
@@ -374,17 +377,25 @@ def test_third_without_overdose_is_refused():
 
 def test_dice_not_placed_remind_the_next_player():
     board = started()
+    board.script("hold LEFT 600")  # one die not placed at each hold
+    assert state(board)["held"] == 1
     board.script("hold LEFT 600")
-    assert board.rows()[2].strip() == "← 0 →"  # the hold's repeats did not count
-    board.script("press RIGHT\npress RIGHT")
-    assert board.rows()[3].startswith("●P2 rolls 3+2 dice")
-    board.script("press RIGHT\npress RIGHT")  # 3 + 0 rolled at most
+    assert state(board)["held"] == 2
+    assert board.rows()[4].startswith("♥P1 2 dice → ●P2")
+    board.script("press BACK")  # undone: one die
+    assert state(board)["held"] == 1 and board.rows()[4].startswith("Undone: ♥P1 2 dice →")
+    board.script("hold LEFT 600\nhold LEFT 600\nhold LEFT 600")  # 3 + 0 rolled at most
     assert board.rows()[4].startswith("More than were rolled")
-    board.script("press OK\nwait 3000")
-    assert board.rows()[4].startswith("♥P1 3 dice → ●P2")
+    assert state(board)["held"] == 3
+    board.script("press OK\n" + "press DOWN\n" * 2 + "press OK")  # the menu's form: any count
+    assert board.rows()[2].strip() == "← 3 →"
+    board.script("press LEFT\npress OK")
+    assert state(board)["held"] == 2
+    board.script("wait 3000")
+    assert board.rows()[4].startswith("♥P1 2 dice → ●P2")
     board.script("press TURN\nwait 3000")
-    assert board.rows()[4].startswith("●P2 rolls 3+3 dice")
-    assert state(board)["extra"] == 3
+    assert board.rows()[4].startswith("●P2 rolls 3+2 dice")
+    assert state(board)["extra"] == 2
 
 
 def test_nobody_passes():
@@ -447,19 +458,22 @@ def test_final_score_asks_the_dice_left_then_records_totals_and_winners():
     board = started(tomato=True)
     board.script(PLAY_TO_THE_END + "press TURN\npress TURN\npress TURN\npress TURN")
     board.script("press RIGHT\npress RIGHT\npress RIGHT")  # P1: 3 dice on vines
-    board.script("press DOWN\npress RIGHT\npress LEFT\npress LEFT")  # P2: 0, then -1 refused
-    assert board.rows()[4].startswith("Dice: out of range")
-    assert state(board)["dv"] == [3, 0, 0, 0]
-    board.script("wait 3000")
-    assert board.rows()[4].startswith("0+0*+1K+0D=1")
-    board.script("press BACK")  # back to the game: BACK there undoes
-    assert board.rows()[0].startswith("Game over")
-    assert board.rows()[4].startswith("Game over: → score")
-    board.script("press BACK")  # undoes P2's -1
-    assert state(board)["dv"] == [3, 1, 0, 0]
-    board.script("press RIGHT\npress DOWN\npress LEFT\npress OK")
+    assert board.rows()[1] == "▶♥P1*  3 dice      35"  # the total follows
+    board.script("press OK\npress RIGHT\npress LEFT\npress LEFT")  # OK: P2; 0, -1 refused
+    assert board.rows()[4].startswith("Dice: out of range")  # under the cursor's row
+    assert state(board)["dv"] == [0, 0, 0, 0]  # kept on the form until the last player
+    board.script("wait 3000\nhold RIGHT 600")  # held: 3 dice at once
+    assert board.rows()[2] == "▶●P2   3 dice       2"
+    board.script("press LEFT\npress LEFT\npress LEFT\npress OK\npress OK\npress OK")
     assert board.rows()[0] == "Record the scores and"
-    board.script("press OK")
+    assert state(board)["dv"] == [3, 0, 0, 0]  # saved, one undo step
+    board.script("press BACK\npress BACK")  # no: the form, then back to the game
+    assert board.rows()[4].startswith("Game over: → score")
+    board.script("press BACK")
+    assert state(board)["dv"] == [0, 0, 0, 0] and board.rows()[4].startswith("Undone: dice left")
+    board.script("hold BACK 600\npress RIGHT")  # redone; → goes on to the final score
+    assert state(board)["dv"] == [3, 0, 0, 0]
+    board.script("press OK\npress OK\npress OK\npress OK\npress OK")
     assert board.app.snapshot()["screen"] == "ResultsScreen"
     assert board.rows()[1] == "▶ 1 ♥P1*          35 "
     assert board.app.history[-1][1:5] == ["diced_tomatoes", [0, 1, 2, 3], [35, 1, 1, 1], [0]]
@@ -471,7 +485,7 @@ def test_ties_are_shared_wins():
     board.script("press OK\n" + "press DOWN\n" * 4 + "press OK\npress OK")  # basket empty
     assert board.rows()[1] == "▶♥P1*  0 dice       1"
     assert board.rows()[2] == " ●P2*  0 dice       1"
-    board.script("press OK\npress OK")
+    board.script("press OK\npress OK\npress OK")  # P2, save, record
     assert board.app.history[-1][3:5] == [[1, 1], [0, 1]]
 
 
@@ -548,14 +562,15 @@ def test_a_power_cut_in_the_middle_resumes_the_game():
 WALK = [
     NEW,
     "press DOWN\n" * 6,  # every setup field
-    "press UP\n" * 6 + "press OK\npress OK",
+    "press UP\n" * 6 + "press OK",
     "hold RIGHT 600",  # (Overdose off: refused)
     "press RIGHT",  # harvest form
     "press DOWN\npress RIGHT\npress RIGHT\npress RIGHT\npress UP\npress OK",  # uprooted
     "press DOWN\npress LEFT\npress LEFT\npress LEFT\npress UP\npress RIGHT\npress OK",
     "press LEFT",  # spend
     "press DOWN\npress DOWN\npress DOWN\npress DOWN\npress DOWN\npress OK\npress BACK",
-    "hold LEFT 600\npress RIGHT\npress RIGHT\npress RIGHT\npress RIGHT\npress OK",
+    "hold LEFT 600\nhold LEFT 600\npress OK\n" + "press DOWN\n" * 2 + "press OK",  # carry
+    "press RIGHT\npress RIGHT\npress OK",
     "press TURN",
     "press OK\n" + "press DOWN\n" * 3 + "press OK",  # details
     "press DOWN\npress DOWN\nhold OK 600\npress OK\npress BACK",
@@ -634,13 +649,13 @@ GAME = (
     "wait 300\n"
     + NEW
     + "press DOWN\npress DOWN\npress DOWN\npress RIGHT\n"  # Tomato Dice
-    + "press OK\npress OK\n"
+    + "press OK\n"
     + "press RIGHT\npress OK\n"  # P1 slot 1 = 1*
     + "press TURN\npress UP\npress RIGHT\npress RIGHT\npress OK\n"  # P2 fills P1's slot 2 = 3
     + "press LEFT\npress OK\n"  # P2 spends 1
-    + "hold LEFT 600\npress RIGHT\npress OK\n"  # P2: a die not placed
+    + "hold LEFT 600\n"  # P2: a die not placed
     + "press TURN\npress RIGHT\npress OK\n"  # P3 slot 1 = 1*
-    + "press TURN\npress RIGHT\npress DOWN\npress RIGHT\npress UP\npress RIGHT\npress RIGHT\n"
+    + "press TURN\npress RIGHT\npress DOWN\npress RIGHT\npress RIGHT\n"
     + "press OK\n"  # P4: seed 3 and a black die: slot 1 = 2
     + "wait 3000\npower-cut\nwait 500\nboot\nwait 500\n"
     + "press TURN\n"
@@ -649,8 +664,8 @@ GAME = (
     + "press TURN\npress TURN\npress TURN\n"
     + "press RIGHT\npress OK\n"  # P4 slot 2 = 2*
     + "press TURN\n"  # P4 is last: the final score
-    + "press RIGHT\npress RIGHT\npress DOWN\npress RIGHT\npress RIGHT\npress RIGHT\n"
-    + "press OK\nwait 3000\n"  # the question: record?
+    + "press RIGHT\npress RIGHT\npress OK\npress RIGHT\npress RIGHT\npress RIGHT\n"
+    + "press OK\npress OK\npress OK\nwait 3000\n"  # P1 2, P2 3, P3, P4; the question: record?
 )
 RECORD = "press OK\nwait 3000\n"
 
@@ -692,8 +707,10 @@ def test_the_whole_game_in_the_simulator():
     assert not result.crashes
     screens = [f["screen"] for f in result.frames]
     assert any(s[0].startswith("Last round") for s in screens)
-    final = [s for s in screens if s[0].startswith("Final: dice on vines")][-1]
-    assert final[1:4] == [" ♥P1*  2 dice      41", "▶●P2   3 dice       3", " ♣P3   0 dice       8"]
+    final = [s for s in screens if s[0].startswith("Final: dice on vines")]
+    assert [" ♥P1*  2 dice      41", "▶●P2   3 dice       3", " ♣P3   0 dice       8"] in [
+        s[1:4] for s in final
+    ]
     assert screens[-1][0].startswith("Results") and screens[-1][1] == "▶ 1 ♥P1*          41 "
     # the ring during P2's turn: their 5 Karma after their seat (pixel 3), blue
     blue = [f["leds"] for f in result.frames if f["screen"][0].endswith("●P2")]

@@ -31,25 +31,20 @@ LANG = ROOT / "firmware" / "potager" / "lang"
 ENGLISH = "press DOWN\npress OK\n"
 HORTIS = "press DOWN\n" * 3 + "press OK\n"  # the 4th mode on the home screen
 LIVE = "press DOWN\npress RIGHT\n"  # Count: quick -> live
-START = "press OK\npress OK\n"  # OK on a field jumps to Start; OK starts
+START = "press OK\n"  # OK on any field starts
 AGAIN = "press OK\n"  # the setup's first line after a game: "Same as last time"
-TO_RESULT_END = "press UP\n" * 3  # from the first row of a result: End game (no recipes)
+TO_RESULT_END = ""  # a result opens on End game (without the recipe challenge)
 
 # The demo (docs/scripts/hortis.txt) is the live count up to card 8; then card 9 and the end:
 CARD_9 = """
 press TURN
-press OK
-press OK
 press LEFT
 press OK
-press OK
-press DOWN
-press DOWN
-press LEFT
-press OK
+press UP
+press RIGHT
 press OK
 press TURN
-"""
+"""  # brown 6 -> 10, a new brown die
 
 
 def board_after(script, board=None):
@@ -347,14 +342,15 @@ def test_quick_count_updates_the_score_and_refuses_with_a_message():
     assert board.rows()[4] == "▶Basket 15         2 "
     board.script("hold RIGHT 6000")  # held: +1 every 400 ms, up to the 15 dice
     assert state_of(board)["q"][0][4] == 15
+    assert board.rows()[0] == "15 dice at most      "  # off the cursor's row (the bottom)
+    board.script("wait 2600")
     assert board.rows()[0].startswith("Score 225")
-    assert board.rows()[4] == "15 dice at most      "
     board.script("press DOWN\npress DOWN\npress RIGHT")  # no die can take a split zone more
     assert state_of(board)["q"][0][6] == 1
     board.script("press DOWN\npress RIGHT")  # the mouse pawn
     assert state_of(board)["q"][0][7] == 1 and board.rows()[0].startswith("Score 219")
     board.script("press BACK")  # undo
-    assert state_of(board)["q"][0][7] == 0 and board.rows()[4] == "Undone               "
+    assert state_of(board)["q"][0][7] == 0 and board.rows()[0] == "Undone: count        "
 
 
 def test_the_grove_form_and_its_squirrel():
@@ -362,7 +358,7 @@ def test_the_grove_form_and_its_squirrel():
     items = board.app.screen().load().rows(board.app.screen(), board.app)
     assert items[1] == "▶Face 2            0 "
     board.script("press UP\npress RIGHT")  # next to the squirrel: not out
-    assert board.rows()[4] == "No squirrel out      "
+    assert board.rows()[0] == "No squirrel out      "  # the cursor is on the bottom row
     board.script("press UP\npress RIGHT\nwait 2600")  # the squirrel; the message gone
     assert board.rows()[4] == "▶Squirrel        yes "
     assert board.rows()[0].startswith("Score -1")
@@ -372,9 +368,9 @@ def test_the_live_grid_and_its_ring():
     board = board_after(DEMO.read_text())
     assert board.rows() == [
         "Card 8/9   27 pts ♥P1",
-        "G 15   1 ▶ 1   ·   · ",
+        "G 15   1   1   ·   · ",
         "Y  6   3  -2   1   1 ",
-        "B  6   ·   ·   ·   · ",
+        "B  6 ▶ ·   ·   ·   · ",  # after an event, the next colour, at its reserve
         "Mouse pawn: placed -5",
     ]
     leds = board.pixels.leds
@@ -391,7 +387,7 @@ def table_level(name):
 
 def test_events_of_a_die_and_the_help():
     board = board_after(DEMO.read_text())
-    board.script("press OK")  # the green die just placed
+    board.script("press DOWN\npress LEFT\nhold RIGHT 600")  # the events of a green 1
     assert board.rows() == [
         "Green 1              ",
         "▶Upgrade 1→3         ",
@@ -412,27 +408,24 @@ def test_whole_live_game_to_the_result_records_and_history():
     board = board_after(DEMO.read_text() + CARD_9)
     rows = board.rows()
     assert rows[0] == "Result            ♥P1"
-    assert rows[1:5] == [
-        "▶Score             35",
-        " Step on the         ",
-        " mushroom.           ",
-        " Appuyez sur le      ",
-    ]
+    items = board.app.screen().items(board.app)
+    assert items[:3] == ["Score             32", "You'll forage better", "next time."]
+    assert rows[4] == "▶End game ►          "  # the result opens on the end of the game
     assert state_of(board)["end"] == 1
     board.script("press TURN")  # the count is over: TURN shows the same result
     board.script(TO_RESULT_END + "press OK\npress OK\nwait 100")  # End game, yes
     assert board.rows()[:5] == [
         "New best!            ",
-        "▶Best Automne      35",
+        "▶Best Automne      32",
         " Best HORTIS        -",
         " Last results:       ",
-        "  Automne          35",
+        "  Automne          32",
     ]
     assert board.app.engine is None
-    assert board.app.history[-1][1:5] == ["hortis-automne", [0], [35], [0]]
-    assert board.app.records["hortis"] == {"b": [35, None], "rec": [[0, 35]]}
+    assert board.app.history[-1][1:5] == ["hortis-automne", [0], [32], [0]]
+    assert board.app.records["hortis"] == {"b": [32, None], "rec": [[0, 32]]}
     board.script("press BACK")
-    assert board.rows()[0].startswith("Results") and "35" in board.rows()[1]
+    assert board.rows()[0].startswith("Results") and "32" in board.rows()[1]
 
 
 def quick_game(board, baskets):
@@ -456,7 +449,7 @@ def test_records_survive_a_reboot_and_keep_the_best_and_the_last_ten():
     assert rec == {"b": [45, None], "rec": [[0, 0]] * 9 + [[0, 15]]}  # the 45 is 11th: gone
     assert len(json.dumps(rec)) < 200
     assert len(board.app.history) == 11
-    board.script(HORTIS + START + "press OK\n" + "press DOWN\n" * 5)  # a new game's result
+    board.script(HORTIS + START + "press OK\n" + "press UP\n" * 2)  # a new game's result
     assert board.rows()[4] == "▶Best              45"
 
 
@@ -469,15 +462,14 @@ def test_a_power_cut_in_the_middle_restores_the_game():
     assert [r.replace("▶", " ") for r in board.rows()[1:]] == [
         r.replace("▶", " ") for r in rows[1:]
     ]
-    board.script("press BACK")  # the undo history was saved too
-    assert state_of(board)["d"][0][2] == 0
+    board.script("press BACK")  # the undo history was saved too: card 8's yellow 1 -> 3
+    assert state_of(board)["d"][0][6] == 9  # (on a split zone)
 
 
 def test_result_screen_takes_the_recipe_challenge():
     board = board_after(ENGLISH + HORTIS + "press DOWN\npress DOWN\npress DOWN\npress RIGHT\n")
     board.script(START + "press DOWN\n" * 4 + "press RIGHT\n" * 3 + "press OK")  # 45
-    board.script("press DOWN\n" * 5)  # past the score and the two titles: the bonus
-    assert board.rows()[4] == "▶Bonus            ◄0►"
+    assert board.rows()[4] == "▶Bonus            ◄0►"  # the result opens on the bonus
     board.script("press RIGHT\npress DOWN\npress RIGHT\npress DOWN\nhold RIGHT 1000")
     state = state_of(board)
     assert (state["bo"], state["mu"], state["tg"]) == ([1], [2], 10)  # target: held, 5 a time
@@ -489,7 +481,7 @@ def test_result_screen_takes_the_recipe_challenge():
     board.script("press DOWN")
     assert board.rows()[4] == "▶Final 92        won!"  # (45 + 1) x 2 >= 10
     board.script("press UP\nhold RIGHT 19000")  # 5 at a time, up to 199 at most
-    assert state_of(board)["tg"] == 195 and board.rows()[4] == "Recipe value limit   "
+    assert state_of(board)["tg"] == 195 and board.rows()[0] == "Recipe value limit   "
     board.script("press LEFT\nwait 2600\npress DOWN")
     assert state_of(board)["tg"] == 194 and board.rows()[4] == "▶Final 92        lost"
 
@@ -531,9 +523,9 @@ WALKS = [
     ("", "press OK\npress OK\n" + "press DOWN\n" * 9 + "press OK\n" + "press DOWN\n" * 14),
     ("press RIGHT\npress DOWN\npress DOWN\npress DOWN\npress RIGHT\n",
      "press OK\npress OK\n" + "press DOWN\n" * 11 + "press OK\n" + "press DOWN\n" * 16),
-    (LIVE, "press OK\npress OK\npress OK\npress DOWN\npress DOWN\npress OK\npress OK\n"
-     "press OK\npress DOWN\npress OK\n" + "press DOWN\n" * 6 + "press BACK\nhold OK 600\n"
-     + "press DOWN\n" * 10),
+    (LIVE, "press OK\nhold RIGHT 600\npress DOWN\npress OK\npress OK\npress DOWN\n"
+     "hold RIGHT 600\npress DOWN\npress OK\nhold RIGHT 600\n" + "press DOWN\n" * 6
+     + "press BACK\npress BACK\nhold OK 600\n" + "press DOWN\n" * 10),
 ]  # fmt: skip
 
 
@@ -545,7 +537,7 @@ def test_every_screen_row_fits_both_languages(language, walk, monkeypatch):
     setup, keys = WALKS[walk]
     board = PureBoard()
     board.script(first + HORTIS)
-    for line in (setup + "press OK\npress OK\n" + keys).splitlines():
+    for line in (setup + "press OK\n" + keys).splitlines():
         board.script(line)
         rows = board.rows()
         assert len(rows) == 5 and all(len(r) == view.COLS for r in rows), rows
@@ -582,18 +574,18 @@ def test_texts_have_the_same_keys_and_fit_their_places():
 # 9 cards, a colour running out and the mouse pawn instead, the result, the end, the records.
 TO_CARD_8 = (
     ENGLISH + HORTIS + LIVE + START
-    + "press OK\npress OK\npress DOWN\npress OK\npress OK\npress TURN\n"  # card 2: G, Y
-    + "press OK\npress OK\npress RIGHT\npress OK\npress OK\npress TURN\n"  # 3: Y up, Y
-    + "press RIGHT\npress OK\npress OK\npress RIGHT\npress OK\npress OK\npress TURN\n"  # 4
-    + "press RIGHT\npress OK\npress OK\npress TURN\n"  # 5: the fifth yellow die
-    + "press OK\n" + "press DOWN\n" * 4 + "press OK\n"  # 6: a yellow mouse face: none left
-    + "press DOWN\npress OK\npress TURN\n"  # ... the mouse pawn instead
-    + "press UP\npress OK\npress OK\npress TURN\n"  # 7: a green die
-    + "press OK\npress OK\n"  # 8: up
+    + "press OK\npress OK\npress TURN\n"  # card 2: G, Y (OK: a new die, then the next colour)
+    + "press UP\npress LEFT\npress OK\npress UP\npress OK\npress TURN\n"  # 3: Y up, Y
+    + "press UP\npress OK\npress UP\npress OK\npress TURN\n"  # 4: two yellow dice
+    + "press UP\npress OK\npress TURN\n"  # 5: the fifth yellow die
+    + "press UP\nhold RIGHT 600\n" + "press DOWN\n" * 4 + "press OK\n"  # 6: a yellow mouse
+    + "press DOWN\npress OK\npress TURN\n"  # face: none left; the mouse pawn instead
+    + "press DOWN\npress OK\npress TURN\n"  # 7: a green die
+    + "press UP\npress LEFT\npress OK\n"  # 8: that green die up
 )  # fmt: skip
 COMPACT = (
     TO_CARD_8
-    + "press TURN\npress OK\npress OK\npress TURN\n"
+    + "press TURN\npress UP\npress OK\npress TURN\n"  # 9: a brown die
     + TO_RESULT_END
     + ("press OK\npress OK\npress BACK\n")
 )
@@ -601,7 +593,7 @@ COMPACT = (
 
 def test_compact_game_on_cpython():
     board = board_after(COMPACT)
-    assert board.app.history[-1][1:5] == ["hortis-automne", [0], [9], [0]]
+    assert board.app.history[-1][1:5] == ["hortis-automne", [0], [7], [0]]
     assert board.rows()[0].startswith("Results")
 
 
@@ -640,21 +632,20 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
     from host_tools.sim import SimBoard
 
     board = SimBoard()
-    cursor = "press RIGHT\npress RIGHT\n"  # the cursor back on the green die of card 8
+    cursor = "press UP\n"  # the cursor back on the brown row (at its reserve)
     script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 4000\n" + cursor + CARD_9
     script += "wait 500\n" + TO_RESULT_END + "press OK\npress OK\nwait 3000\n"
     result = board.run_script(script)
     assert not result.crashes
     screens = [f["screen"] for f in result.frames]
-    assert any(s[4].startswith("Reserve empty") for s in screens)  # yellow ran out
     assert any(s[4] == "Mouse pawn: placed -5" for s in screens)  # the pawn instead
-    assert any(s[0] == "Card 9/9   35 pts ♥P1" for s in screens)
-    assert any(s[:2] == ["Result            ♥P1", "▶Score             35"] for s in screens)
+    assert any(s[0] == "Card 9/9   32 pts ♥P1" for s in screens)
+    assert any(s[0] == "Result            ♥P1" for s in screens)
     lit = [f["leds"] for f in result.frames if f["screen"][0].startswith("Card 9/9")]
     assert lit and all(leds[9:] == ["#000000"] * 3 for leds in lit)
     assert len({leds[8] for leds in lit}) == 2  # the 9th card blinks on the ring, in red
     assert all(int(leds[7][1:3], 16) and leds[7][3:] == "0000" for leds in lit)
-    assert result.frames[-1]["screen"][:2] == ["New best!            ", "▶Best Automne      35"]
+    assert result.frames[-1]["screen"][:2] == ["New best!            ", "▶Best Automne      32"]
     assert result.state["mode"] is None
     # a power cycle: the best is kept, and a new game's result shows it
     # start-up, then the counter's modules are compiled (a second or so, as on the board)
@@ -666,7 +657,7 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
         + START
         + "wait 2500\n"
         + "press OK\n"
-        + "press DOWN\n" * 5
+        + "press UP\n" * 2
     )
     assert again.frames[-1]["screen"][4] == "▶Best              35"
 

@@ -19,7 +19,6 @@ wait 3000        # the board starts up (imports, display)
 press DOWN       # first boot: English
 press OK
 press OK         # Free score
-press OK         # to Start
 press OK         # 4 players
 """
 

@@ -52,6 +52,7 @@ class App:
         self.texts = lang.Texts([])
         self.now = now
         self.message = None
+        self.shown = None
         self.message_until = 0
         self.flash_until = 0
         self.flashing = False
@@ -226,16 +227,27 @@ class App:
                 self.dirty = True
                 self.warn(now)
         if self.message is not None and ticks_diff(now, self.message_until) >= 0:
-            self.message = None
+            self.message = self.shown = None  # (a screen kept would keep its module's RAM)
             self.dirty = True
         if self.flashing and ticks_diff(now, self.flash_until) >= 0:
             self.flashing = False
             self.draw_leds()
 
     def draw(self):
-        rows = list(self.screen().rows(self))
+        screen = self.screen()
         if self.message is not None:
-            rows[view.ROWS - 1] = view.fit(self.message, view.COLS)
+            # a message belongs to the screen it was first shown on: gone with it
+            if self.shown is None:
+                self.shown = screen
+            elif self.shown is not screen:
+                self.message = self.shown = None
+        rows = list(screen.rows(self))
+        if self.message is not None:
+            # on the bottom row, unless it holds the cursor or a player (4 players): the top
+            row = rows[view.ROWS - 1]
+            rows[0 if row[:1] == view.CURSOR or row[2:3] == "P" else view.ROWS - 1] = view.fit(
+                self.message, view.COLS
+            )
         self.screen_rows = rows
         self.display.show(rows)
         self.draw_leds()
@@ -335,6 +347,7 @@ class App:
     def say(self, key, error=False):
         """A message on the bottom row for a moment; an error also flashes the ring red."""
         self.message = self.tr(key)
+        self.shown = None  # the screen on top at the next drawing
         self.message_until = self.now + MESSAGE_MS
         if error:
             self.flashing = True
@@ -386,7 +399,7 @@ class App:
             # the next setup of this mode keeps these table settings
             state = self.engine.state
             saved[mode][1] = [state[key] for key in ("dir", "rot", "lap", "tt", "tb", "inc", "rt")]
-        self.engine = self.mode = None
+        self.engine = self.mode = self.shown = None
         self.saving.engine = 0  # not None: the save must record the end; and the game's RAM goes
         self.mark_unsaved()
         self.reset_to(screen)
@@ -426,6 +439,7 @@ class App:
 
     def act(self, action):
         """Apply an action through the reducer; a refusal is shown, never silent."""
+        # (a list of actions: one undo step)
         reason = self.engine.apply(action) if self.engine is not None else "bad_action"
         if reason is not None:
             self.refuse(reason)
@@ -434,21 +448,18 @@ class App:
         self.changed()
         return True
 
-    def undo(self):
-        if self.engine is not None and self.engine.undo():
-            self.say("undone")
+    def undo(self, redo=False):
+        # the message says what was undone (or redone): potager.ui.undo, imported for it
+        done = registry.load("potager.ui.undo").step(self, redo)
+        registry.forget("potager.ui.undo")
+        if done:
             self.mark_unsaved()
             self.changed()
         else:
-            self.refuse("nothing_to_undo")
+            self.refuse("nothing_to_redo" if redo else "nothing_to_undo")
 
     def redo(self):
-        if self.engine is not None and self.engine.redo():
-            self.say("redone")
-            self.mark_unsaved()
-            self.changed()
-        else:
-            self.refuse("nothing_to_redo")
+        self.undo(True)
 
     def mark_unsaved(self):
         self.saving.mark(self.now)

@@ -127,17 +127,20 @@ class Replay:
     def redo(self):
         """The state again from the base and the log (after undo, or a refused action)."""
         self.state = clone(self.base)
-        for action in self.log:
-            self.rules.reduce(self.state, action)
+        for op, a, b in self.log:
+            self.rules.reduce(self.state, (op & 127, a, b))
         self.used += len(self.log)
 
     def act(self, action):
-        """Apply one action of the journal; False (state as before) if it breaks a rule."""
+        """Apply one action of the journal; False (state as before) if it breaks a rule. As in
+        the engine: op + 128 (JOINED) is part of the step before it, the reducer never sees the
+        flag, and a step goes into the base whole."""
         self.used += 1
         found = False
+        op, a, b = action
         if self.used <= PLENTY:
             try:
-                found = self.rules.reduce(self.state, action) is None
+                found = self.rules.reduce(self.state, (op & 127, a, b)) is None
                 if found:
                     self.rules.check(self.state)
             except Exception:
@@ -146,8 +149,9 @@ class Replay:
             self.redo()
             return False
         self.log.append(action)
-        while len(self.log) > LOG_LIMIT:
-            self.rules.reduce(self.base, self.log.pop(0))
+        while self.log and (len(self.log) > LOG_LIMIT or self.log[0][0] & 128):
+            op, a, b = self.log.pop(0)
+            self.rules.reduce(self.base, (op & 127, a, b))
             self.start += 1
         return True
 

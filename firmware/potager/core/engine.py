@@ -9,6 +9,12 @@ An action is a tuple of three ints ``(op, a, b)``; ``op`` < 16 are table service
 every mode (``potager.core.table``), the rest belong to the game module. A game module
 provides ``reduce(state, action)``: it either changes ``state`` in place and returns None, or
 returns a reason (a text key) and leaves ``state`` untouched.
+
+An entry made of several actions (a form that collects several values) is one undo step:
+``apply`` given a list logs the actions after the first with 128 (JOINED) added to their op,
+and undo and redo take such a group whole. The log stays one flat list of actions (saved and
+replayed as ever); the reducer never sees the flag, and ``step`` (the first action of the
+step last undone or redone, for its message) never carries it.
 """
 
 from potager.core.compat import const
@@ -56,6 +62,7 @@ class Engine:
         self.redo_log = []
         self.limit = limit
         self.revision = 0  # bumped on every change: drives saving and redrawing
+        self.step = None  # the first action of the step last undone or redone
         self.gone = 0  # actions folded into the base: the journal counts from the base
         self.lo = len(self.log)  # the log's shortest end (gone + length) since the last save
         self.state = self.replay()
@@ -63,43 +70,63 @@ class Engine:
     def replay(self):
         """Rebuild the current state from the base and the log (undo, restore, recovery)."""
         state = clone(self.base)
-        for action in self.log:
-            reason = self.rules.reduce(state, action)
+        for op, a, b in self.log:
+            reason = self.rules.reduce(state, (op & 127, a, b))
             if reason is not None:
                 raise ValueError("log does not replay: " + str(reason))
         return state
 
     def apply(self, action):
-        """Apply one action; return None, or the reason it was refused (state unchanged)."""
-        reason = self.rules.reduce(self.state, action)
-        if reason is not None:
-            return reason
-        self.log.append(action)
+        # One action, or a list of them as one undo step (all or none): None, or the reason it
+        # was refused (state unchanged).
+        if type(action) is not list:
+            action = [action]
+        for i in range(len(action)):
+            op, a, b = action[i]
+            reason = self.rules.reduce(self.state, (op, a, b))
+            if reason is not None:
+                if i:
+                    del self.log[len(self.log) - i :]
+                    self.state = self.replay()
+                return reason
+            self.log.append((op + 128, a, b) if i else (op, a, b))  # 128: JOINED
         self.redo_log = []  # a new action forks history: redo no longer means anything
-        if len(self.log) > self.limit:
-            self.rules.reduce(self.base, self.log.pop(0))
+        while len(self.log) > self.limit or (self.log and self.log[0][0] & 128):
+            op, a, b = self.log.pop(0)  # (a step goes into the base whole, never in part)
+            self.rules.reduce(self.base, (op & 127, a, b))
             self.gone += 1
         self.revision += 1
         return None
 
     def undo(self):
+        # The last step undone; self.step: its first action, for the message.
         if not self.log:
             return False
-        self.redo_log.append(self.log.pop())
+        group = [self.log.pop()]
+        while self.log and group[0][0] & 128:
+            group.insert(0, self.log.pop())
+        self.redo_log.append(group)
         self.lo = min(self.lo, self.gone + len(self.log))
         self.state = self.replay()
         self.revision += 1
+        op, a, b = group[0]
+        self.step = (op & 127, a, b)
         return True
 
     def redo(self):
+        # The last step undone done again; self.step as for undo.
         if not self.redo_log:
             return False
-        action = self.redo_log.pop()
-        if self.rules.reduce(self.state, action) is not None:
-            self.redo_log = []
-            return False
-        self.log.append(action)
+        group = self.redo_log.pop()
+        for op, a, b in group:
+            if self.rules.reduce(self.state, (op & 127, a, b)) is not None:
+                self.redo_log = []
+                self.state = self.replay()
+                return False
+        self.log += group
         self.revision += 1
+        op, a, b = group[0]
+        self.step = (op & 127, a, b)
         return True
 
     def recover(self):

@@ -92,4 +92,20 @@ r.dt_overripe_uprooted=Overripe >6: uprooted
 r.dt_rotten_uprooted=Rotten <1: uprooted
 r.dt_six_slots_full=6 slots full: no 7th
 r.dt_solo_no_overdose=Solo: no Overdose
+u.undo_op_16=%a vine=%b
+u.undo_op_17=%p 1/3 heart
+u.undo_op_18=%p -%n Karma
+u.undo_op_19=%p %n dice →
+u.undo_op_20=end of game
+u.undo_op_21=dice left
+dt.help_seed=seed die -/+
+dt.help_black=a black die
+dt.help_gold=a gold die
+dt.help_harvest_turn=harvest, turn
+dt.help_next_record=next / record
+r.dt_golden_sun_off=Golden Sun is off
+dt.help_three_dice=±3 dice
+dt.help_karma=Karma
+dt.help_thirds=1/3, 2/3 heart
+dt.help_empty_slot=empty slot
 """

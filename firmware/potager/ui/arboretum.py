@@ -12,7 +12,7 @@ import gc
 from potager.core import keys, registry
 from potager.core.games import arboretum
 from potager.core.gestures import LONG, SHORT
-from potager.ui import table
+from potager.ui import table, view
 from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, right, symbol
 
 
@@ -70,8 +70,18 @@ def cell(state, scores):
     return out
 
 
+def describe(app, action):
+    # A hand of one species: "●P2 Poinc." (the undo and redo messages; the others: u.<op>)
+    op, a, _ = action
+    state = app.engine.state
+    if op != arboretum.HAND or a % 4 >= state["n"] or a // 4 >= len(state["sp"]):
+        return None
+    return view.player_tag(state, a % 4) + " " + label(app, state, a // 4)
+
+
 class GameScreen(table.GameScreen):
     HELP = (("↑↓", "h.move"), ("→", "a.help_open_row")) + table.GameScreen.HELP
+    HELP += (("?", "a.help_unknown"), ("-", "a.help_no_right"))
 
     def __init__(self, app):
         self.cursor = 0

@@ -1,12 +1,16 @@
 # One species: the values each player still holds, who may score it and why, the paths.
 #
-# A row per player: "▶♥P1 11* 1·3····8   9" = cursor, player, hand value (after the 1-vs-8
-# rule), * if they may score, the values held (1-8, · for not held), their path's points
-# ("?" still to enter, "-" no right). The column cursor (▼ on row 0) walks the eight values
-# then the path column (LEFT from the first value goes there at once); on the path column the
-# values give way to why each player may score or not ("highest", "tied", "nobody", "lower",
-# "8 is 0"). OK toggles the value under the cursor, or opens the path entry (PathScreen); hold
-# LEFT/RIGHT: the previous/next species. The ring lights the seats that may score.
+# A row per player: " ♥P1 11* 1·3····8   9" = player, hand value (after the 1-vs-8 rule),
+# * if they may score, the values held (1-8, · for not held), their path's points ("?" still
+# to enter, "-" no right). The column cursor (▼ on row 0) walks the eight values then a "why"
+# column (LEFT from the first value goes there at once), where the values give way to why each
+# player may score or not ("highest", "tied", "nobody", "lower", "8 is 0"). UP/DOWN move the
+# value under the cursor from hand to hand (nobody, the first player... the last, nobody: the
+# card slides down or up the rows), one undo step each; a full hand (7 cards) is passed over
+# with the reason said. OK enters the paths of those who may score, one after the other
+# (PathScreen); once none is left to enter, the next species opens by itself (after the last,
+# the totals). Hold LEFT/RIGHT: the previous/next species. The ring lights the seats that may
+# score.
 
 from potager.core import keys
 from potager.core.games import arboretum
@@ -14,7 +18,7 @@ from potager.core.gestures import LONG, REPEAT, SHORT
 from potager.ui import view
 from potager.ui.arboretum import label, lit
 from potager.ui.screens import ListScreen, Screen
-from potager.ui.view import COLS, CURSOR, fit, player_tag, right, split
+from potager.ui.view import COLS, fit, player_tag, right, split
 
 
 class SpeciesScreen(Screen):
@@ -24,36 +28,65 @@ class SpeciesScreen(Screen):
         ("OK", "a.help_toggle"),
         ("←→~", "a.help_species"),
         ("BACK", "h.back"),
+        ("*", "a.help_star"),
+        ("?", "a.help_unknown"),
+        ("-", "a.help_no_right"),
     )
 
     def __init__(self, s):
         self.s = s
-        self.player = 0
-        self.col = 0  # 0-7: values 1-8, 8: the path
+        self.col = 0  # 0-7: values 1-8, 8: why each player may score or not
         self.lit = 0  # bit p: player p may score (kept by rows() for leds())
 
     def on_key(self, app, key, kind):
         state = app.engine.state
-        n = state["n"]
         if key in (keys.UP, keys.DOWN) and kind in (SHORT, REPEAT):
-            self.player = (self.player + (1 if key == keys.DOWN else -1)) % n
+            if self.col < 8:
+                self.choose(app, 1 if key == keys.DOWN else -1)
         elif key in (keys.LEFT, keys.RIGHT):
             step = 1 if key == keys.RIGHT else -1
             if kind == SHORT:
                 self.col = (self.col + step) % 9
             elif kind == LONG:
                 self.s = (self.s + step) % len(state["sp"])
+                self.col = 0
         elif key == keys.OK and kind == SHORT:
-            i = self.s * n + self.player
-            if self.col < 8:
-                app.act((arboretum.HAND, self.s * 4 + self.player, state["h"][i] ^ 1 << self.col))
-            elif arboretum.may_score(arboretum.held(state, self.s))[self.player]:
-                app.push(PathScreen(self.s, self.player, app.engine.state))
-            else:
+            p = first(state, self.s)
+            if p is None:
                 app.refuse("may_not_score")
+            else:
+                app.push(PathScreen(state, self.s, p))
         else:
             Screen.on_key(self, app, key, kind)
         app.changed()
+
+    def choose(self, app, step):
+        # The value under the cursor to the next hand down (step 1) or up (-1); "nobody" sits
+        # between the last player and the first.
+        state = app.engine.state
+        n = state["n"]
+        s = self.s
+        b = 1 << self.col
+        h = state["h"]
+        found = -1
+        for p in range(n):
+            if h[s * n + p] & b:
+                found = p
+        p = found
+        text = None
+        for _ in range(n + 1):
+            state = app.engine.state  # (a refusal may have rebuilt it)
+            h = state["h"]
+            p = (p + 1 + step) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
+            out = [] if found < 0 else [(arboretum.HAND, s * 4 + found, h[s * n + found] ^ b)]
+            if p >= 0:
+                out.append((arboretum.HAND, s * 4 + p, h[s * n + p] | b))
+            if app.engine.apply(out) is None:
+                app.mark_unsaved()
+                break
+            text = player_tag(state, p) + " " + app.tr("a.hand_full")
+        if text is not None:
+            app.say(text)  # passed over: that hand is full
 
     def rows(self, app):
         state = app.engine.state
@@ -70,7 +103,7 @@ class SpeciesScreen(Screen):
         text = fit(label(app, state, s), 9) + " " * (self.col + (3 if self.col == 8 else 0))
         out = [fit(text + "▼", COLS)]
         for p in range(n):
-            row = (CURSOR if p == self.player else " ") + player_tag(state, p)
+            row = " " + player_tag(state, p)
             row += right(str(total[p]), 3) + ("*" if top[p] else " ") + " "
             if self.col < 8:
                 for v in range(1, 9):
@@ -80,7 +113,7 @@ class SpeciesScreen(Screen):
             text = "?" if scores[p] is None else "-" if scores[p] < 0 else str(scores[p])
             out.append(row + right(text, 4))
         if n < 4:
-            out.append(fit(app.tr("a.hint_path_col" if self.col == 8 else "a.hint_values"), COLS))
+            out.append(fit(app.tr("a.hint_values"), COLS))
         while len(out) < view.ROWS:
             out.append(" " * COLS)
         return out
@@ -103,12 +136,27 @@ def why(state, s, p, values, top):
     return 3 if top.count(True) > 1 else 4
 
 
+def first(state, s, player=-1):
+    # The next player after `player` who may score species s with no path entered yet; with
+    # none left, the first who may score (to change a path); None if nobody may.
+    n = state["n"]
+    top = arboretum.may_score(arboretum.held(state, s))
+    for p in range(player + 1, n):
+        if top[p] and state["pa"][s * n + p] < 0:
+            return p
+    if player >= 0:
+        return None
+    return top.index(True) if True in top else None
+
+
 class PathScreen(ListScreen):
-    # A player's best path of one species, built on this screen: cards (none, 2-8), all of the
-    # species?, starts with a 1?, ends with an 8?, in any order (top to bottom too: 7 or 8
-    # cards before their 1 and 8); the points on row 0 follow each change ("?" while too long
-    # for rising values). OK enters it, one undoable action (a path too long is refused, and
-    # stays to fix); BACK goes back leaving the path as it was: a half-built path is no path.
+    # A player's best path of one species: cards (none, 2-8), all of the species? (yes unless
+    # changed: it counts from 4 cards), starts with a 1?, ends with an 8?, in any order (top to
+    # bottom too: 7 or 8 cards before their 1 and 8); the points on row 0 follow each change
+    # ("?" while too long for rising values). The entry is kept here and saved by OK as one
+    # action (one undo step; a path too long is refused, and stays to fix); then the next
+    # player who may score and has no path yet, or, with none left, the next species. BACK
+    # goes back without saving: a half-built path is no path.
 
     HELP: tuple = (
         ("↑↓", "h.field"),
@@ -117,11 +165,12 @@ class PathScreen(ListScreen):
         ("BACK", "h.back"),
     )
 
-    def __init__(self, s, player, state):
+    def __init__(self, state, s, player):
         ListScreen.__init__(self)
         self.s = s
         self.player = player
-        self.code = max(state["pa"][s * state["n"] + player], 0)  # the path being built
+        code = state["pa"][s * state["n"] + player]
+        self.code = 16 if code < 0 else code | (16 if code & 15 < 4 else 0)
 
     def title(self, app):
         text = (
@@ -162,5 +211,23 @@ class PathScreen(ListScreen):
         app.changed()
 
     def choose(self, app, index):
-        if app.act((arboretum.PATH, self.s * 4 + self.player, self.code)):
-            app.pop()
+        state = app.engine.state
+        code = self.code if self.code & 15 else 0
+        found = None in arboretum.scores(state, self.s)  # this species: a path still to enter
+        if not app.act((arboretum.PATH, self.s * 4 + self.player, code)):
+            return
+        p = first(state, self.s, self.player)
+        if p is not None:
+            app.replace(PathScreen(state, self.s, p))
+            return
+        app.pop()
+        if not found or None in arboretum.scores(state, self.s):
+            return  # a path changed, or one still to enter: stay on this species
+        if arboretum.totals(state)[1] < 0:
+            from potager.ui.arboretum import sub
+
+            app.replace(sub("totals").TotalsScreen())  # every species done: the totals
+        else:
+            species = app.screen()
+            species.s = (self.s + 1) % len(state["sp"])  # this species is done: the next
+            species.col = 0

@@ -134,6 +134,9 @@ class GameScreen(table.GameScreen):
             ("→ ← →~ ←~ "[2:3], "dt.help_spend_karma"),
             ("→ ← →~ ←~ "[4:6], "dt.help_third_heart"),
             ("→ ← →~ ←~ "[7:9], "dt.help_not_placed"),
+            (GLYPHS[0], "dt.help_karma"),  # the row's glyphs (one string, no qstr)
+            (GLYPHS[2:4], "dt.help_thirds"),
+            (GLYPHS[4], "dt.help_empty_slot"),
         )
         + table.GameScreen.HELP
     )
@@ -156,7 +159,11 @@ class GameScreen(table.GameScreen):
                 app, "diced_tomatoes_harvest" if key == keys.RIGHT else "diced_tomatoes_spend"
             )
         elif key == keys.LEFT and kind == LONG:
-            self.open(app, "diced_tomatoes_carry")
+            # one more die the active player could not place (the menu's form sets any count)
+            if state["end"]:
+                app.refuse("dt_game_is_over")
+            else:
+                app.act((dt.CARRY, state["held"] + 1, 0))
         elif key == keys.RIGHT and kind == LONG:
             if app.act((dt.THIRD, 0, 0)):  # a die on an opponent's vine: 1/3 of a heart
                 found = state["th"][p]

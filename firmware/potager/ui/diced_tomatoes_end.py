@@ -1,18 +1,20 @@
 # Diced Tomatoes: the final score. Asks only what the device cannot know, the dice left on each
-# player's unfinished vines (←→, each change undoable); shows every total, the leaders (*), the
-# breakdown of the player under the cursor (solo: the goal, won or lost); OK records the game.
+# player's unfinished vines (←→, held ±3; OK: the next player), kept here and saved as one
+# undo step by OK on the last player, before the question to record the game; shows every
+# total, the leaders (*), the breakdown of the player under the cursor (solo: the goal, won or
+# lost).
 # RAM: see potager.ui.diced_tomatoes.
 
 from potager.core import history, keys
 from potager.core.games import diced_tomatoes as dt
-from potager.core.gestures import SHORT
+from potager.core.gestures import LONG, SHORT
 from potager.ui.diced_tomatoes import label
 from potager.ui.screens import ConfirmScreen, ListScreen
 from potager.ui.view import COLS, fit, menu_rows, player_tag, right
 
 
 def screen(app, game_screen):
-    return Form()
+    return Form(app.engine.state)
 
 
 def totals(state):
@@ -36,10 +38,21 @@ def text(app, state, t):
 
 
 class Form(ListScreen):
+    def __init__(self, state):
+        ListScreen.__init__(self)
+        self.values = list(state["dv"])  # the dice entered, saved by OK on the last player
+
+    def state(self, app):
+        # the game as it would be with the dice entered
+        found = dict(app.engine.state)
+        found["dv"] = self.values
+        return found
+
     HELP: tuple = (
         ("↑↓", "dt.help_player"),
         ("←→", "dt.help_dice_left"),
-        ("OK", "dt.help_record"),
+        ("←→~", "dt.help_three_dice"),
+        ("OK", "dt.help_next_record"),
         ("*", "dt.help_star_bonus"),
         ("K D !"[0], "dt.help_karma_pairs"),  # (one string, one qstr)
         ("K D !"[2], "dt.help_dice_bonus"),
@@ -48,7 +61,7 @@ class Form(ListScreen):
     )
 
     def items(self, app):
-        state = app.engine.state
+        state = self.state(app)
         values, best = totals(state)[1:]
         name = app.tr("dt.final_vines" if state["opt"] & 8 else "dt.final_dice")
         out = []
@@ -59,14 +72,30 @@ class Form(ListScreen):
         return out
 
     def on_key(self, app, key, kind):
-        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
-            v = app.engine.state["dv"][self.cursor] + (1 if key == keys.RIGHT else -1)
-            app.act((dt.DICE, self.cursor, v))
+        if key in (keys.LEFT, keys.RIGHT) and kind in (SHORT, LONG):
+            # held: a bonus's worth at once (3 dice), or one vine with the per-vine bonus
+            step = 1 if kind == SHORT or app.engine.state["opt"] & 8 else 3
+            v = self.values[self.cursor] + (step if key == keys.RIGHT else -step)
+            if v < 0 or v > (3 if app.engine.state["opt"] & 8 else 9):
+                app.refuse("dt_dice_out_of_range")
+            else:
+                self.values[self.cursor] = v
             app.changed()
             return
         ListScreen.on_key(self, app, key, kind)
 
     def choose(self, app, index):
+        state = app.engine.state
+        if index + 1 < state["n"]:
+            self.cursor += 1  # the next player's dice
+            return
+        out = []
+        for p in range(state["n"]):
+            if self.values[p] != state["dv"][p]:
+                out.append((dt.DICE, p, self.values[p]))
+        if out and not app.act(out):
+            return
+
         def on_yes():
             state = app.engine.state
             found, values, best = totals(state)
@@ -75,7 +104,7 @@ class Form(ListScreen):
         app.push(ConfirmScreen("dt.question_record", on_yes))
 
     def rows(self, app):
-        state = app.engine.state
+        state = self.state(app)
         title = app.tr("dt.final_title_" + str(state["opt"] >> 3 & 1))
         found = totals(state)[0]
         if state["n"] > 1:

@@ -1,6 +1,8 @@
-# Diced Tomatoes: the harvest form. A vine of 4 dice: its seed die, black dice and (Golden Sun)
-# gold dice; the bottom row shows what OK would do: the value, a star, the Karma gained, or
-# why the vine is uprooted instead (the reducer itself is asked, on a copy of the state).
+# Diced Tomatoes: the harvest form. A vine of 4 dice: its seed die (LEFT/RIGHT, from its slot's
+# number: a star), black dice (DOWN: one more, the value one lower) and, under Golden Sun, gold
+# dice (UP: one more; UP and DOWN take back a die of the other colour first); the bottom row
+# shows what OK would do: the value, a star, the Karma gained, or why the vine is uprooted
+# instead (the reducer itself is asked, on a copy of the state). TURN harvests and hands over.
 # RAM: see potager.ui.diced_tomatoes.
 
 from potager.core import keys
@@ -18,9 +20,11 @@ def screen(app, game_screen):
 
 class Form(ListScreen):
     HELP: tuple = (
-        ("↑↓", "h.field"),
-        ("←→", "h.change"),
+        ("←→", "dt.help_seed"),
+        ("↓", "dt.help_black"),
+        ("↑", "dt.help_gold"),
         ("OK", "dt.help_harvest"),
+        ("TURN", "dt.help_harvest_turn"),
         ("BACK", "h.back"),
     )
 
@@ -39,22 +43,32 @@ class Form(ListScreen):
 
     def on_key(self, app, key, kind):
         if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
-            self.change(app, 1 if key == keys.RIGHT else -1)
+            v = self.values
+            v[0] = (v[0] + (1 if key == keys.RIGHT else -1) - 1) % 6 + 1
+        elif key in (keys.UP, keys.DOWN) and kind == SHORT:
+            self.dice(app, 2 if key == keys.UP else 1)
+        elif key == keys.TURN and kind == SHORT:
+            if self.choose(app, 0):
+                app.screen().on_key(app, key, kind)  # and the turn goes on
+            return
+        elif key == keys.OK and kind == SHORT:
+            self.choose(app, 0)
         else:
             ListScreen.on_key(self, app, key, kind)
         app.changed()
 
-    def change(self, app, delta):
+    def dice(self, app, i):
+        # one die more of kind i (1 black, 2 gold), or one of the other kind taken back
         v = self.values
-        i = self.cursor
-        if i == 0:
-            v[0] = (v[0] + delta - 1) % 6 + 1
-        elif v[i] + delta < 0:
-            app.refuse("setting_limit")
-        elif v[1] + v[2] + delta > 3:
+        other = 3 - i
+        if v[other]:
+            v[other] -= 1
+        elif i == 2 and not app.engine.state["opt"] & 4:
+            app.refuse("dt_golden_sun_off")
+        elif v[1] + v[2] >= 3:
             app.refuse("dt_four_dice_a_vine")  # the seed and 3 more dice make a vine
         else:
-            v[i] += delta
+            v[i] += 1
 
     def value(self):
         return self.values[0] - self.values[1] + self.values[2]
@@ -79,8 +93,10 @@ class Form(ListScreen):
         k = state["ka"][p]
         v = self.value()
         if not app.act((dt.HARVEST, self.player, v)):
-            return  # refused: the message says why (uprooted, slots full...)
+            return False  # refused: the message says why (uprooted, slots full...)
         app.pop()
+        game = app.screen()
+        game.cursor = state["act"]  # back on the active player: their own vines come most
         if state["full"] != t:
             found = label(app, "dt.last_round_to", player_tag(state, state["mark"]))
         elif state["ka"][p] != k:
@@ -92,6 +108,7 @@ class Form(ListScreen):
                 found += label(app, "dt.preview_star", 7 - v)
             found = player_tag(state, self.player) + " " + found
         app.say(found)
+        return True
 
     def rows(self, app):
         state = app.engine.state
@@ -99,4 +116,4 @@ class Form(ListScreen):
         reason = dt.reduce(after, (dt.HARVEST, self.player, self.value()))
         found = app.tr("r." + reason) if reason else self.text(app, state, after)
         title = player_tag(state, self.player) + " " + label(app, "dt.harvest_title", self.slot)
-        return menu_rows(title, self.items(app), self.cursor, 4) + [fit(found, COLS)]
+        return menu_rows(title, self.items(app), -1, 4) + [fit(found, COLS)]

@@ -1,7 +1,10 @@
-# Diced Tomatoes: the six Karma effects by cost; the active player pays. What they cannot
-# afford is refused with a message and changes nothing. RAM: see potager.ui.diced_tomatoes.
+# Diced Tomatoes: the six Karma effects by cost; the active player pays (OK; TURN: pays and
+# hands over). What they cannot afford is refused with a message and changes nothing.
+# RAM: see potager.ui.diced_tomatoes.
 
+from potager.core import keys
 from potager.core.games import diced_tomatoes as dt
+from potager.core.gestures import SHORT
 from potager.ui.diced_tomatoes import label
 from potager.ui.screens import ListScreen
 from potager.ui.view import menu_rows, player_tag
@@ -22,6 +25,15 @@ class Form(ListScreen):
             app.pop()
             found = label(app, "dt.karma_spent", index + 1, state["ka"][p])
             app.say(player_tag(state, p) + " " + found)
+            return True
+        return False
+
+    def on_key(self, app, key, kind):
+        if key == keys.TURN and kind == SHORT:
+            if self.choose(app, self.cursor):
+                app.screen().on_key(app, key, kind)  # and the turn goes on
+            return
+        ListScreen.on_key(self, app, key, kind)
 
     def rows(self, app):
         state = app.engine.state

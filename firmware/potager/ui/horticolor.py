@@ -6,9 +6,11 @@
 # Draft: what to deal (TURN starts the mixes). Mixes: a row per player "▶♥P1* C 2  V 3  2/4"
 # (cursor, symbol, seat, * = active, compost tokens, validated cards, validated of the cards in
 # play this round); the header has the round, the mixes phase (! = the round stops after it)
-# and the shared supply left; UP/DOWN a player; RIGHT a card validated (then its bonus), held:
-# one taken back; LEFT spend compost, held: the mix helper (dice); TURN ends the phase (the
-# active role passes on), held: the active player's shortage. Round end: each player's
+# and the shared supply left; UP/DOWN a player; RIGHT a card validated, held: with +1 compost
+# (its bonus) and one more each repeat, then the cursor on to the next player; LEFT spend
+# compost (or take a card back), held: the
+# mix helper (dice); TURN ends the phase (the active role passes on), held: the active
+# player's shortage. Round end: each player's
 # discards (LEFT/RIGHT); TURN the next round. Final scoring: each player's points and total
 # (* = the winner so far); RIGHT a player's points; TURN records the result. BACK undo (held:
 # redo), OK the menu (held: help), as in every mode.
@@ -29,21 +31,25 @@ from potager.ui import table, view
 # isort: split
 from potager.core import keys
 from potager.core.games import horticolor as rules
-from potager.core.gestures import LONG, SHORT
+from potager.core.gestures import LONG, REPEAT, SHORT
 from potager.core.table import NEXT, S_DIR, S_LAP, S_ROT
-from potager.ui.horticolor_acts import BonusScreen, PointsScreen, SpendScreen, warn
+from potager.ui.horticolor_acts import PointsScreen, SpendScreen, warn
 from potager.ui.horticolor_dice import MixScreen
 from potager.ui.screens import ConfirmScreen
 from potager.ui.view import COLS, CURSOR, fit, player_tag, right, split
 
 # each phase's keys for the help screen (then undo, redo, menu, help); the arrows' labels
 # come from one string (a shorter string in the code would stay in RAM for good)
-words = ["→", "→~", "←", "←~"]
+words = ["→", "→~", "←", "←~", "C V"]
 entries = (
     (("TURN", "hc.help_mixes"),),
     (("↑↓", "hc.help_player"), (words[0], "hc.help_valid"), (words[1], "hc.help_unvalid"))
     + ((words[2], "hc.help_spend"), (words[3], "hc.help_dice"), ("TURN", "hc.help_phase"))
-    + (("TURN~", "hc.help_shortage"),),
+    + (
+        ("TURN~", "hc.help_shortage"),
+        (words[4][0], "hc.help_compost"),
+        (words[4][2], "hc.help_validated"),
+    ),
     (("↑↓", "hc.help_player"), ("←→", "hc.help_drop"), ("TURN", "hc.help_round")),
     (("↑↓", "hc.help_player"), (words[0], "hc.help_points"), ("TURN", "hc.help_finish")),
 )
@@ -74,6 +80,7 @@ def new_state(values):
 
 class GameScreen(table.GameScreen):
     def __init__(self, app):
+        self.count = self.held = 0  # the hold of RIGHT going on: compost gained, player
         self.mark = None
         self.follow(app)
 
@@ -90,9 +97,11 @@ class GameScreen(table.GameScreen):
         if key in (keys.UP, keys.DOWN):
             if kind == SHORT:
                 self.cursor = (self.cursor + (1 if key == keys.DOWN else -1)) % state["n"]
+        elif key == keys.RIGHT and kind == REPEAT and state["ph"] == rules.MIXES:
+            self.change(app, state, 1, 2)
         elif key in (keys.LEFT, keys.RIGHT):
             if kind in (SHORT, LONG):
-                self.change(app, state, 1 if key == keys.RIGHT else -1, kind == LONG)
+                self.change(app, state, 1 if key == keys.RIGHT else -1, kind - SHORT)
         elif key == keys.TURN and kind == SHORT:
             if state["ph"] == rules.FINAL:
                 app.push(ConfirmScreen("q.end", lambda: self.finish(app)))
@@ -101,6 +110,8 @@ class GameScreen(table.GameScreen):
                     app.clock.turn_mark = -1  # the first turn starts after the draft
                     app.clock.follow(app.engine.state, app.now)
             elif app.act((NEXT, app.clock.turn_seconds(app.now), 0)):
+                if app.engine.state["ph"] == rules.FINAL:
+                    app.push(PointsScreen(0))  # the last phase is over: the points at once
                 warn(app)
         elif key == keys.TURN and kind == LONG:
             # the active player declares a shortage: +1 compost once the others agree
@@ -125,7 +136,8 @@ class GameScreen(table.GameScreen):
         return ("pass", "skip", "round+", "round-", S_DIR, S_ROT, S_LAP)
 
     def change(self, app, state, delta, held):
-        # LEFT (delta -1) or RIGHT (+1), short or held, for the player under the cursor.
+        # LEFT (delta -1) or RIGHT (+1) for the player under the cursor; held: 0 a short press,
+        # 1 a hold, 2 its repeats.
         p = self.cursor
         if state["ph"] == rules.DRAFT:
             app.refuse("hc_in_draft")
@@ -136,14 +148,37 @@ class GameScreen(table.GameScreen):
             if not held:
                 app.push(PointsScreen(p))
         elif delta > 0 and held:
-            app.act((rules.VALID, p, -1))
+            # RIGHT held: a card validated with +1 compost (its bonus), +1 more at each repeat;
+            # the whole hold is one undo step (the last one replaced by one with more compost)
+            if held == 1:
+                self.count = 0
+                self.held = p
+            p = self.held
+            if self.count:
+                app.engine.undo()
+            if app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count + 1)]):
+                self.count += 1
+                text = " " + app.tr("hc.gain_text").replace("{}", str(self.count))
+                self.check(app, state, p, text)
+                warn(app)
+            elif self.count:
+                app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count)])  # the limit
         elif delta > 0:
             if app.act((rules.VALID, p, 1)):
-                app.push(BonusScreen(app, p))
+                self.check(app, state, p, "")
         elif held:
-            app.push(MixScreen())
+            app.push(MixScreen(app))
         else:
             app.push(SpendScreen(p))
+
+    def check(self, app, state, p, text):
+        # After a card validated: what it did, and the cursor on to the next player.
+        if state["vr"][p] == state["nc"][p]:
+            text = " " + app.tr("hc.all_valid")  # the round stops after this phase
+        else:
+            text = " " + str(state["vr"][p]) + "/" + str(state["nc"][p]) + text
+        app.say(player_tag(state, p) + text)
+        self.cursor = (p + 1) % state["n"]
 
     def rows(self, app):
         state = app.engine.state
@@ -164,7 +199,9 @@ class GameScreen(table.GameScreen):
                 stop = 1
         if ph == rules.MIXES:
             title += words[1] + " " + str(state["mx"]) + (words[8] if stop else "") + " "
-            out = [table.header(app, title + words[2] + str(24 - sum(state["cp"])))]  # supply
+            if not table.timer_text(app):  # the supply, when no timer takes its room
+                title += words[2] + str(24 - sum(state["cp"]))
+            out = [table.header(app, title)]
         else:
             out = [fit(title + words[6] if ph == rules.ROUND_END else words[7], COLS)]
         for p in range(n):

@@ -1,15 +1,15 @@
 """Horticolor's player screens: compost, a validated card's bonus, the final points."""
-# Spending: 1, 2 or 4 tokens named by their effect, combined (3 = colour + value, 10 = two
-# marbles + value); more than the player holds is refused. The bonus of a validated card:
-# compost, a free marble (a reminder: the device does not see the cards), another card
-# validated (they cascade). The final points: card points, Synergy, Earthworms (the players
-# count them from their cards) and the validated cards (tracked in play; the tie-break);
-# LEFT/RIGHT -1/+1, held -10/+10. (Imported with horticolor.py: see there on RAM.)
+# Spending: the usual spends in a list (SpendList), or 1, 2 or 4 tokens named by their effect,
+# combined (3 = colour + value, 10 = two marbles + value: SpendScreen); more than the player
+# holds is refused. The final points: card points, Synergy, Earthworms (the players count them
+# from their cards) and the validated cards (tracked in play; the tie-break); LEFT/RIGHT -1/+1,
+# held -10/+10, OK the next field, then the next player. (Imported with horticolor.py: see
+# there on RAM.)
 
 from potager.core import keys
 from potager.core.games import horticolor as rules
 from potager.core.gestures import SHORT
-from potager.ui.screens import ListScreen
+from potager.ui.screens import ConfirmScreen, ListScreen
 from potager.ui.view import COLS, fit, player_tag, right, split
 
 
@@ -20,7 +20,9 @@ def warn(app):
 
 
 class SpendScreen(ListScreen):
-    # How many of each effect (LEFT/RIGHT), then the cost; OK spends.
+    # First the usual spends by their cost (1 colour, 2 value, 3 both, 4 marble), any other mix
+    # of effects, or a validated card taken back; "any other mix": how many of each effect
+    # (LEFT/RIGHT), then the cost; OK spends. (One class for both: RAM, see horticolor.py.)
 
     HELP: tuple = (("↑↓", "h.field"), ("←→", "h.change"), ("OK", "hc.help_spend_ok"))
     HELP += (("BACK", "h.back"),)
@@ -28,7 +30,7 @@ class SpendScreen(ListScreen):
     def __init__(self, player):
         ListScreen.__init__(self)
         self.player = player
-        self.values = [0, 0, 0]  # colours ignored, values shifted, free marbles
+        self.values = None  # the list; then colours ignored, values shifted, free marbles
 
     def title(self, app):
         state = app.engine.state
@@ -36,6 +38,8 @@ class SpendScreen(ListScreen):
         return text + str(state["cp"][self.player])
 
     def items(self, app):
+        if self.values is None:
+            return app.tr("hc.spend_lines").split("|")
         held = app.engine.state["cp"][self.player]
         count = rules.compost_cost(*self.values)
         out = app.tr("hc.effect_lines").split("|")
@@ -47,7 +51,7 @@ class SpendScreen(ListScreen):
         return out + [lines[0].format(count, held - count)]
 
     def on_key(self, app, key, kind):
-        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
+        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT and self.values is not None:
             if self.cursor < 3:
                 count = self.values[self.cursor] + (1 if key == keys.RIGHT else -1)
                 self.values[self.cursor] = min(max(count, 0), 9)
@@ -56,47 +60,24 @@ class SpendScreen(ListScreen):
             ListScreen.on_key(self, app, key, kind)
 
     def choose(self, app, index):
+        p = self.player
+        if self.values is None:
+            if index == 4:
+                self.values = [0, 0, 0]  # any other mix
+                self.cursor = 0
+            elif index == 5:
+                if app.act((rules.VALID, p, -1)):
+                    app.pop()
+            elif app.act((rules.SPEND, p, (1, 16, 17, 256)[index])):
+                app.pop()
+                app.say("hc.compost_spent")
+            return
         a, b, n = self.values
         if not rules.compost_cost(a, b, n):
             app.refuse("hc_no_effect")
-        elif app.act((rules.SPEND, self.player, a | b << 4 | n << 8)):
+        elif app.act((rules.SPEND, p, a | b << 4 | n << 8)):
             app.pop()
             app.say("hc.compost_spent")
-
-
-class BonusScreen(ListScreen):
-    # A card was validated: its bonus, if any. Validating another card stays here.
-
-    def __init__(self, app, player):
-        ListScreen.__init__(self)
-        self.player = player
-        self.check(app)
-
-    def check(self, app):
-        # The player has validated all their cards: the round stops after this phase.
-        state = app.engine.state
-        if state["vr"][self.player] == state["nc"][self.player]:
-            app.say(player_tag(state, self.player) + " " + app.tr("hc.all_valid"))
-
-    def title(self, app):
-        return player_tag(app.engine.state, self.player) + " " + app.tr("hc.bonus_title")
-
-    def items(self, app):
-        return app.tr("hc.bonus_lines").split("|")
-
-    def choose(self, app, index):
-        if index == 0:
-            app.pop()
-        elif index <= 3:  # take 1, 2 or 3 compost
-            if app.act((rules.GAIN, self.player, index)):
-                app.pop()
-                warn(app)
-        elif index == 4:
-            app.pop()
-            app.say("hc.free_marble")  # the device does not see the cards: a reminder
-        elif app.act((rules.VALID, self.player, 1)):
-            self.cursor = 0  # that card's bonus next
-            self.check(app)
 
 
 class PointsScreen(ListScreen):
@@ -137,4 +118,13 @@ class PointsScreen(ListScreen):
         app.changed()
 
     def choose(self, app, index):
-        app.pop()
+        # OK: the next field; after the Earthworms, the next player's points; after the last
+        # player's, the end of the game (confirmed)
+        if index < 2:
+            self.cursor += 1
+        elif self.player + 1 < app.engine.state["n"]:
+            app.replace(PointsScreen(self.player + 1))
+        else:
+            app.pop()
+            game = app.screen()
+            app.push(ConfirmScreen("q.end", lambda: game.finish(app)))

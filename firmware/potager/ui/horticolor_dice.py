@@ -1,5 +1,6 @@
 """Horticolor's mix helper: the four dice and the three ways to pair them into two mixes."""
-# The dice are entered (UP/DOWN on the die under the cursor) or rolled by the device (OK);
+# The dice are entered (UP/DOWN on the die under the cursor; saved on leaving, one undo step)
+# or rolled by the device (OK);
 # each pairing shows its two mixes with their sums and the colours (dice) in each: row 0
 # "Dice▶●4 ▲6 ♥3 ♣5", rows 1-3 " 10=●4+▲6    8=♥3+♣5". The ring shows the dice in their
 # colours, a quarter each (the chosen one brighter). A roll is an action carrying the values:
@@ -32,14 +33,16 @@ def tag(dice, i):
 
 
 class MixScreen(Screen):
+    # The dice typed are kept here and saved as one action when leaving (BACK): one undo step.
     HELP: tuple = (("←→", "hc.help_die"), ("↑↓", "hc.help_value"), ("OK", "hc.help_roll"))
     HELP += (("BACK", "h.back"),)
 
-    def __init__(self):
+    def __init__(self, app):
         self.cursor = 0
+        self.dice = list(app.engine.state["dice"])
 
     def on_key(self, app, key, kind):
-        values = list(app.engine.state["dice"])
+        values = self.dice
         i = self.cursor
         if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
             self.cursor = (i + (1 if key == keys.RIGHT else -1)) % 4
@@ -49,15 +52,21 @@ class MixScreen(Screen):
                 values[i] = values[i] % 6 + 1
             else:
                 values[i] = (values[i] + 4) % 6 + 1 if values[i] else 6
-            app.act((rules.DICE, values[0] | values[1] << 3 | values[2] << 6 | values[3] << 9, 0))
         elif key == keys.OK and kind == SHORT:
-            app.act((rules.DICE, roll(app.now), 0))
+            if app.act((rules.DICE, roll(app.now), 0)):
+                self.dice = list(app.engine.state["dice"])
+        elif key == keys.BACK and kind == SHORT:
+            if values != app.engine.state["dice"]:
+                app.act(
+                    (rules.DICE, values[0] | values[1] << 3 | values[2] << 6 | values[3] << 9, 0)
+                )
+            app.pop()
         else:
             Screen.on_key(self, app, key, kind)
         app.changed()
 
     def rows(self, app):
-        dice = app.engine.state["dice"]
+        dice = self.dice
         text = app.tr("hc.dice_title")
         for i in range(4):
             text += (CURSOR if i == self.cursor else " ") + tag(dice, i)
@@ -72,7 +81,7 @@ class MixScreen(Screen):
         return out + [fit(app.tr("hc.dice_hint"), COLS)]
 
     def leds(self, app, out):
-        dice = app.engine.state["dice"]
+        dice = self.dice
         for i in range(len(out)):
             k = i * 4 // len(out)
             level = 160 if k == self.cursor else 40

@@ -3,11 +3,16 @@
 # Row 0: the card (2-9: card 1 starts the forest), the running score, the player. Rows 1-3: a
 # colour each (green, yellow, brown) and its 5 dice: "·" in the reserve, the face (1 3 6 10
 # 15), "-2" the mouse face; "/" after a die: on a split zone. Row 4: the mouse pawn. OK on a
-# die: what happened to it, or to its colour, with the card just played (Events). The
-# ring shows the cards: those played dim, the current one blinking, all nine lit at the end.
+# die does what happens most: a new die on a reserve slot, an upgrade on a die; then the
+# cursor goes on to the next colour, on its first reserve slot (as UP/DOWN do), so a card's
+# dice are entered colour after colour; hold LEFT/RIGHT lists everything that can
+# happen to it, or to its colour, with the card just played (Events; on a mouse face OK
+# lists too). The ring shows the cards: those played dim, the current one blinking, all nine
+# lit at the end.
 
 from potager.core import keys
 from potager.core.games import hortis
+from potager.core.gestures import LONG, SHORT
 from potager.ui import table, view
 from potager.ui.screens import ListScreen
 from potager.ui.view import COLS, CURSOR, right, split
@@ -17,6 +22,7 @@ HELP = (
         ("▲▼", "hortis.help_row"),
         ("◄►", "hortis.help_die"),
         ("OK", "hortis.help_ok"),
+        ("◄►~", "hortis.help_events"),
         ("TURN", "hortis.help_card"),
     )
     + table.GameScreen.HELP[1:4]  # hold TURN, BACK, hold BACK
@@ -56,15 +62,33 @@ def rows(screen, app):
 
 
 def on_key(screen, app, key, kind):
+    state = app.engine.state
     if key == keys.OK:
-        if app.engine.state["end"]:
+        if state["end"]:
             return True  # the result
+        p = state["act"]
+        slot = screen.cursor * 5 + screen.col
+        v = state["d"][p][slot]
+        if v & 7 == 6:
+            app.push(Events(screen, app))  # a mouse face: only the pawn may go there
+        elif app.act((hortis.UPGRADE if v else hortis.NEW, p, slot)):
+            follow(screen, state, 1)
+    elif key in (keys.LEFT, keys.RIGHT) and kind == LONG:
         app.push(Events(screen, app))
     elif key in (keys.UP, keys.DOWN):
-        screen.cursor = (screen.cursor + (1 if key == keys.DOWN else -1)) % 3
-    else:
+        follow(screen, state, 1 if key == keys.DOWN else -1)
+    elif kind == SHORT:
         screen.col = (screen.col + (1 if key == keys.RIGHT else -1)) % 5
     return False
+
+
+def follow(screen, state, step):
+    # The cursor to the next colour (step 1) or the previous one, on its first reserve slot
+    # (where a new die goes): after an event the next colour's comes, top to bottom.
+    screen.cursor = (screen.cursor + step) % 3
+    values = state["d"][state["act"]][screen.cursor * 5 : screen.cursor * 5 + 5]
+    if 0 in values:
+        screen.col = values.index(0)
 
 
 def leds(screen, app, out):
@@ -130,6 +154,7 @@ class Events(ListScreen):
             op, b = self.entries[index]
             if app.act((op, self.active, b)):
                 app.pop()
+                follow(self.screen, app.engine.state, 1)
         elif index == len(self.entries):
             self.screen.show(app, 1)  # the result
         else:

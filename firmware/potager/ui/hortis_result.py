@@ -18,6 +18,11 @@ class ResultScreen(ListScreen):
         ListScreen.__init__(self)
         self.screen = screen
         self.active = app.engine.state["act"]
+        # the cursor where it is wanted most: the recipe's bonus, or End game
+        for i, entry in enumerate(self.entries(app)):
+            if entry[0] == (0 if app.engine.state["rc"] else -2):
+                self.cursor = i
+                break
 
     def entries(self, app):
         # (what, row): 0-2 a recipe field LEFT/RIGHT change (bonus, multiplier, target), -1

@@ -90,13 +90,11 @@ class SetupScreen(Screen):
                 self.changed()
         elif key == keys.OK and kind == SHORT:
             line = lines[self.cursor]
-            if self.cursor == count - 1 or (self.saved and self.cursor == 0):
-                self.start(app)
-            elif len(line) > 2 and app.roster:
-                names = registry.load("potager.ui.setup_names")
+            if len(line) > 2 and app.roster and 0 <= field < count - 1 - self.saved:
+                names = registry.load("potager.ui.setup_names")  # a seat: pick its name
                 app.push(names.screen(self, line[2], app.roster))
             else:
-                self.cursor = count - 1  # OK on a field jumps to Start
+                self.start(app)  # from any other line
         else:
             Screen.on_key(self, app, key, kind)
         app.changed()

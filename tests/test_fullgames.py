@@ -1,0 +1,96 @@
+"""Whole games of every mode, as a table plays them (tests/fullgames/*.txt): each reaches the
+results with the rule core's totals, in English and in French, on pure fakes and in the
+simulator, within its budget of key presses. tests/fullgames/before/ holds the same games
+played with the keys as they were (the same final states; `make bench` compares the counts)."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "mpy"))
+
+from pureboard import PureBoard
+
+from potager.core.games import arboretum, horticolor, hortis
+from potager.ui import diced_tomatoes_end
+
+GAMES = Path(__file__).parent / "fullgames"
+# name: (totals, winners, press budget); the budgets are the counts of the scripts
+EXPECTED = {
+    "diced_tomatoes-3p": ([17, 25, 23], [1], 100),
+    "horticolor-3p": ([27, 40, 33], [1], 156),
+    "arboretum-3p": ([19, 7, 11], [0], 133),
+    "arboretum-4p": ([11, 13, 13, 23], [3], 178),
+    "hortis-live": ([32], [0], 72),
+}
+TWO_THIRDS = ("arboretum-3p", "arboretum-4p", "hortis-live")  # at most 2/3 of the presses before
+
+
+def presses(text):
+    return sum(
+        1 for line in text.splitlines() if line.split("#")[0].split()[:1] in (["press"], ["hold"])
+    )
+
+
+def core_totals(mode, state):
+    """The totals the rule core gives for a finished game's state."""
+    if mode == "diced_tomatoes":
+        return diced_tomatoes_end.totals(state)[1]
+    if mode == "horticolor":
+        return horticolor.totals(state)
+    if mode == "arboretum":
+        return arboretum.totals(state)[0]
+    return [hortis.score(state, p) for p in range(state["n"])]
+
+
+def french(text):
+    """The same game with French chosen at the first boot (French is offered first)."""
+    return text.replace("press DOWN\npress OK", "press OK", 1)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_whole_game_reaches_the_results_with_the_rule_cores_totals(name, language):
+    text = (GAMES / (name + ".txt")).read_text()
+    board = PureBoard()
+    finished = []
+    app_finish = type(board.app).finish_game
+
+    def finish(app, totals, winners):
+        finished.append((app.mode, dict(app.engine.state), totals, winners))
+        app_finish(app, totals, winners)
+
+    type(board.app).finish_game = finish
+    try:
+        board.script(french(text) if language == "fr" else text)
+    finally:
+        type(board.app).finish_game = app_finish
+    totals, winners, _ = EXPECTED[name]
+    mode, state, shown, best = finished[-1]
+    assert board.app.language == language
+    assert board.app.engine is None and "ResultsScreen" in [
+        type(s).__name__ for s in board.app.stack
+    ]
+    assert shown == totals == core_totals(mode, state) and best == winners
+    assert board.app.history[-1][3:5] == [totals, winners]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_whole_game_keeps_to_its_press_budget(name):
+    count = presses((GAMES / (name + ".txt")).read_text())
+    before = presses((GAMES / "before" / (name + ".txt")).read_text())
+    assert count <= EXPECTED[name][2] < before
+    if name in TWO_THIRDS:
+        assert 3 * count <= 2 * before
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_whole_game_in_the_simulator(name):
+    from host_tools.sim import SimBoard
+
+    result = SimBoard().run_script((GAMES / (name + ".txt")).read_text())
+    assert not result.crashes and not result.warnings
+    assert result.state["mode"] is None  # recorded: the game is over
+    # the results (HORTIS: its records first, the results under them)
+    assert result.state["screen"] == ("RecordsScreen" if name == "hortis-live" else "ResultsScreen")
