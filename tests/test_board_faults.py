@@ -147,6 +147,39 @@ def test_the_safe_menu_opens_with_a_saved_game_to_restore():
     assert result.state["screen"] == "SafeScreen"
 
 
+def test_back_held_from_power_on_until_the_screen_lights_opens_the_safe_menu():
+    # held when the keys are first scanned, keypad gives no press: the pins say it is down
+    result = game_board().run_script("hold BACK 6000\nwait 2000\n")
+    assert result.state["screen"] == "SafeScreen"
+
+
+def _buttons(monkeypatch):
+    import importlib
+    import types
+
+    monkeypatch.setitem(sys.modules, "keypad", types.ModuleType("keypad"))
+    monkeypatch.delitem(sys.modules, "potager.hw.buttons", raising=False)
+    module = importlib.import_module("potager.hw.buttons")
+    monkeypatch.delitem(sys.modules, "potager.hw.buttons")
+    return module
+
+
+def test_the_early_keys_are_set_right_by_the_pins_when_opened_again(monkeypatch):
+    settle = _buttons(monkeypatch).settle
+    BACK_, OK_ = 5, 4
+    # BACK's pad put back by the runtime: a press with no release, and the pin is up
+    assert settle([(BACK_, True, 112)], [], 100, 900) == []
+    # held from power-on and still down: a press at the first scan (the safe menu's window)
+    assert settle([], [BACK_], 100, 900) == [(BACK_, True, 100)]
+    # held from power-on, let go during start-up: its press comes before its release
+    assert settle([(BACK_, False, 300)], [], 100, 900) == [(BACK_, True, 100), (BACK_, False, 300)]
+    # ordinary presses pass as they were; a press the early keys missed is dated now
+    seen = [(OK_, True, 200), (OK_, False, 300)]
+    assert settle(seen, [], 100, 900) == seen
+    assert settle(seen, [OK_], 100, 900) == seen + [(OK_, True, 900)]
+    assert settle(seen + [(OK_, True, 400)], [OK_], 100, 900) == seen + [(OK_, True, 400)]
+
+
 def test_back_later_in_the_start_up_is_an_undo_not_the_safe_menu():
     board = game_board()
     result = board.run_script("wait 900\npress BACK\nwait 4000\n")

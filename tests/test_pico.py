@@ -179,7 +179,7 @@ def _demo_params(xfail: bool = False) -> list[Any]:
 
 
 @needs_kit
-@pytest.mark.parametrize("script", _demo_params(xfail=True))
+@pytest.mark.parametrize("script", _demo_params())
 def test_a_demo_session_ends_on_the_same_screen_as_in_the_simulator(script):
     text = pico.after_each_boot(script.read_text(encoding="utf-8"))
     board = _result(script.stem)
@@ -211,7 +211,6 @@ def test_no_frame_on_the_board_sends_more_than_a_full_frame(script):
 
 
 @pytest.mark.skipif(MISSING_9 is not None, reason=str(MISSING_9))
-@pytest.mark.xfail(reason=SAFE_MENU_AT_BOOT, strict=False)
 def test_circuitpython_9_boots_the_firmware_to_the_same_screen():
     board = _result("smoke-9.2.9")
     assert not board.errors and not board.caught, (board.errors, board.caught)
@@ -229,7 +228,6 @@ def _before_keys(result: Any) -> dict[str, Any]:
 
 
 @needs_kit
-@pytest.mark.xfail(reason=SAFE_MENU_AT_BOOT, strict=False)
 def test_a_power_cycle_with_the_nvm_resumes_the_game():
     first, second, _, _ = _result("resume")
     assert not first.errors and not first.caught and not second.errors and not second.caught
@@ -244,7 +242,6 @@ def test_a_power_cycle_with_the_nvm_resumes_the_game():
 
 
 @needs_kit
-@pytest.mark.xfail(reason=SAFE_MENU_AT_BOOT, strict=False)
 def test_a_torn_nvm_write_leaves_a_partly_programmed_sector_and_a_clean_start():
     _, torn, after, _ = _result("resume")
     writes = [op for op in torn.flash_ops if 0x0FF000 <= op["offset"] < 0x100000]
@@ -267,7 +264,6 @@ SOFT_RELOAD = (
 
 
 @needs_kit
-@pytest.mark.xfail(reason=SOFT_RELOAD, strict=False)
 def test_a_soft_reload_brings_the_firmware_back_on_its_screen():
     _, _, _, reloaded = _result("resume")
     assert "ctrl-d" not in reloaded.console  # the console carries the board's text only
@@ -336,7 +332,6 @@ def test_the_command_line_refuses_pico_options_on_the_simulator():
 
 
 @needs_kit
-@pytest.mark.xfail(reason=SAFE_MENU_AT_BOOT, strict=False)
 def test_the_command_line_runs_a_script_on_the_pico(tmp_path):
     script = tmp_path / "s.txt"
     script.write_text("wait 7000\n", encoding="utf-8")

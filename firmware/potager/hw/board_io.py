@@ -46,7 +46,8 @@ class BoardIO:
         from potager.hw import buttons
 
         table = pins.table_for(getattr(board, "board_id", ""))
-        self.buttons = buttons.early or self.part(lambda table: buttons.for_board(), table)
+        early = buttons.early
+        self.buttons = self.part(lambda table: buttons.for_board(early), table)
         buttons.early = None
         # After a soft reload (autoreload, Ctrl-D) the last run's display and its I2C bus are
         # still alive and hold the display's pins: release them before anything else.

@@ -115,13 +115,12 @@ class Keys:
         self._pull_up = (not value_when_pressed) if pull else None
         self._events = EventQueue(max_events)
         self._active = True
-        self._pressed = [False] * len(self._gpios)  # as last reported
-        self._levels = [False] * len(self._gpios)  # pressed as the pins read now
         self._interval_us = max(1, round(interval * 1_000_000))
         self._origin_us = sim.now_us
-        self._scans = 0  # scans done (the first is at _origin_us)
         sim.watch_pins(self)
-        self.reset()
+        # As CircuitPython's keypad: a key's state is unknown until the first scan, which
+        # only learns it (a key held now gives no press event, its release is reported).
+        self._start(None)
 
     @property
     def events(self) -> EventQueue:
@@ -137,10 +136,16 @@ class Keys:
         return len(self._gpios)
 
     def reset(self) -> None:
-        """Forget the key states: a key held now is reported pressed again."""
+        """As CircuitPython's keypad does it (common_hal_keypad_generic_reset sets every
+        debounce counter to "pressed"): a key up now is reported released at the next scan,
+        a key held now gives nothing."""
         self._check()
+        self._start(True)
+
+    def _start(self, state: Optional[bool]) -> None:
         sim = machine()
-        self._pressed = [False] * len(self._gpios)
+        # as last reported; None: not known yet (the next scan learns it silently)
+        self._pressed: list[Optional[bool]] = [state] * len(self._gpios)
         self._levels = [self._read(sim, gpio) for gpio in self._gpios]
         self._scans = -((self._origin_us - sim.now_us) // self._interval_us)  # the next scan
 
@@ -175,9 +180,11 @@ class Keys:
         self._scans = last + 1
         sim = machine()
         for key_number, level in enumerate(self._levels):
-            if level != self._pressed[key_number]:
+            known = self._pressed[key_number]
+            if level != known:
                 self._pressed[key_number] = level
-                self._events._put(Event(key_number, level, sim.ticks_at(at_us)))
+                if known is not None:
+                    self._events._put(Event(key_number, level, sim.ticks_at(at_us)))
 
     def _pin_changed(self, gpio: str) -> bool:
         if gpio not in self._gpios:
