@@ -18,7 +18,7 @@ from potager.core.gestures import LONG, REPEAT, SHORT, Gestures, since, ticks_di
 
 WRAP = 1 << 29
 START = "wait 3000\n"  # the board starts up: imports, the display, the first screen
-FREE_4 = "press DOWN\npress OK\npress OK\npress OK\npress OK\n"  # English, free score for 4
+FREE_4 = "press DOWN\npress OK\npress OK\npress OK\n"  # English, free score, OK starts it (4)
 GAME = START + FREE_4 + "wait 2500\npress RIGHT\npress TURN\nwait 3000\n"  # P1 = 1, P2 plays
 
 
