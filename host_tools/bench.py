@@ -172,14 +172,18 @@ def saves_between_erases(board_class, flash_class, games):
     to the second; `games` finished games in the history first (it keeps what fits)."""
     nvm = flash_class()
     board = board_class(nvm)
-    board.script("press DOWN\npress OK\npress OK\npress OK\npress OK\n")
+    board.script("press DOWN\npress OK\npress OK\npress OK\n")  # English, free score, start
+    if board.app.engine is None:
+        raise RuntimeError("the setup keys did not start a game")
     history = board.app.history
     for seq in range(1, games + 1):
         history.append([seq, "free", [0, 1, 2, 3], [120, 95, 143, 87], [2]])
     board.app.saving.room(history)
     board.app.mark_unsaved()
     saves, erases = 0, None
-    while saves < 5000:
+    for _ in range(20_000):  # bounded by keys: keys that save nothing must not loop forever
+        if saves >= 5000:
+            break
         before = board.app.store.writes
         board.script("press RIGHT\nwait 2100" if saves % 4 else "press TURN\nwait 2100")
         if erases is not None and board.app.store.writes != before:
