@@ -22,7 +22,7 @@ from potager.core.games import free
 from potager.restore_check import fits
 from potager.restore_game import PLENTY
 
-SETUP = "press DOWN\npress OK\npress OK\npress OK\npress OK\n"  # English, free score, 4 players
+SETUP = "press DOWN\npress OK\npress OK\npress OK\n"  # English, free score, OK starts it (4)
 GAME = SETUP + "press RIGHT\npress TURN\nwait 3000\n"
 
 
@@ -379,7 +379,7 @@ def test_after_a_wipe_the_next_save_starts_the_journal_with_a_snapshot():
     board.script(GAME)
     system.wipe(board.app)
     assert bytes(flash.data) == b"\xff" * 4096
-    board.script("press OK\npress OK\npress OK\npress RIGHT\nwait 3000\npower-cut\nboot")
+    board.script("press OK\npress OK\npress RIGHT\nwait 3000\npower-cut\nboot")  # OK starts
     assert board.app.engine is not None and board.app.engine.state["sc"][0] == 1
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from host_tools.sim import DEFAULT_FIRMWARE, SimBoard
 
-SETUP = "wait 4000\npress DOWN\npress OK\npress OK\npress OK\npress OK\n"
+SETUP = "wait 4000\npress DOWN\npress OK\npress OK\npress OK\n"  # OK starts the free score for 4
 
 # hold UP on the free-score screen triggers the fault; everything else is the real firmware
 FAULTY_CODE = """

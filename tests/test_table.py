@@ -21,7 +21,7 @@ from potager.ui.table import (
 )
 from potager.ui.view import COLOURS, dim
 
-NEW_GAME = "press DOWN\npress OK\npress OK\npress OK\npress OK\n"  # English, 4 players
+NEW_GAME = "press DOWN\npress OK\npress OK\npress OK\n"  # English, free score for 4: OK starts it
 
 
 def game(now=0, **settings):
@@ -355,7 +355,7 @@ def test_menus_list_only_what_the_mode_allows():
     assert len(board.app.screen().items(board.app)) == len(MenuScreen.ITEMS)
     board = PureBoard()
     board.script("press DOWN\npress OK\npress DOWN\npress DOWN\npress OK\npress LEFT\n")
-    board.script("press OK\npress OK\npress OK")  # Horticolor for 3, its menu
+    board.script("press OK\npress OK")  # Horticolor for 3 (OK starts it), its menu
     items = board.app.screen().items(board.app)
     for text in ("Pass (out for round)", "Skip the next player", "Round +1", "Round -1"):
         assert text not in items
