@@ -2,7 +2,7 @@
 
 from host_tools.sim import SimBoard
 
-GAME = "wait 3000\npress DOWN\npress OK\npress OK\npress OK\npress OK\npress RIGHT\nwait 3000\n"
+GAME = "wait 3000\npress DOWN\npress OK\npress OK\npress OK\npress RIGHT\nwait 3000\n"  # OK starts
 SAFE = "hold BACK 1200\n"  # held from power-on
 
 
@@ -27,7 +27,8 @@ def test_the_self_test_shows_pattern_keys_ring_nvm_and_board():
     result = board.run_script(script + "wait 400\n")
     assert result.frames[-1]["screen"] == ["█" * 21] * 5  # every pixel on
     assert sum(map(sum, board.pixels())) > 0.8 * 128 * 64
-    result = board.run_script(script + "wait 6000\npress UP\nhold TURN 300\nwait 50\n")
+    # UP once the key row shows (the patterns take 3 s from a start-up of seconds)
+    result = board.run_script(script + "wait 7000\npress UP\nhold TURN 300\nwait 50\n")
     rows = result.frames[-1]["screen"]
     assert rows[0].startswith("Self-test")
     assert rows[1].startswith("raspberry_pi_pico")
