@@ -57,9 +57,9 @@ def test_a_whole_game_reaches_the_results_with_the_rule_cores_totals(name, langu
     finished = []
     app_finish = type(board.app).finish_game
 
-    def finish(app, totals, winners):
+    def finish(app, totals, winners, *more, **named):  # (and the results' explanations)
         finished.append((app.mode, dict(app.engine.state), totals, winners))
-        app_finish(app, totals, winners)
+        app_finish(app, totals, winners, *more, **named)
 
     type(board.app).finish_game = finish
     try:
