@@ -108,10 +108,11 @@ def test_a_name_taken_by_another_seat_moves_and_none_gives_the_seat_back():
     assert setup.values["names"][:2] == ["", ""]
 
 
-def test_without_players_txt_ok_on_a_seat_goes_to_start_as_before():
+def test_without_players_txt_ok_on_a_seat_starts_the_game_as_from_any_field():
     board = PureBoard()
     board.script(FREE + "press DOWN\npress DOWN\npress OK")
-    assert board.app.roster == [] and board.app.screen().cursor == 6
+    assert board.app.roster == [] and board.app.snapshot()["screen"] == "GameScreen"
+    assert board.app.engine.state["n"] == 4 and "names" not in board.app.engine.state
 
 
 def test_the_bad_lines_of_players_txt_are_listed_once(tmp_path, monkeypatch):
@@ -143,7 +144,7 @@ def test_the_last_setup_comes_back_in_one_press_after_a_power_cycle():
     pick(board, 0, 2)
     board.script("press LEFT")  # 3 players
     board.script("press DOWN\npress DOWN\npress DOWN\npress RIGHT")  # P2: blue -> yellow
-    board.script("press UP\n" * 3 + "press OK\npress OK")  # to Start, Start
+    board.script("press UP\n" * 3 + "press OK")  # to Players (OK on a seat names it), Start
     state = board.app.engine.state
     cols, first = list(state["col"]), state["first"]
     assert state["n"] == 3 and state["names"] == ["Maximilien", "", ""]
@@ -162,13 +163,13 @@ def test_the_last_setup_comes_back_in_one_press_after_a_power_cycle():
 
 def test_changing_the_form_drops_same_as_last_time():
     board = PureBoard()
-    board.script(FREE + "press OK\npress OK")  # 4 players, started
+    board.script(FREE + "press OK")  # 4 players, started (OK starts from any field)
     game_over(board)
     board.script("press OK")
     assert board.rows()[1].startswith("▶Same as last time")
     board.script("press DOWN\npress LEFT")  # 3 players
     assert board.rows()[1] == "▶Players           3 "
-    board.script("press OK\npress OK")
+    board.script("press OK")
     assert board.app.engine.state["n"] == 3
 
 
@@ -197,7 +198,7 @@ def test_random_first_player_is_one_setup_choice_drawn_at_the_start():
         board.script(FREE + "press DOWN\npress RIGHT\n" * 1 + "press RIGHT\n" * 3)
         assert board.rows()[2] == "▶First player random "
         board.run(wait)
-        board.script("press OK\npress OK")
+        board.script("press OK")
         state = board.app.engine.state
         assert state["act"] == state["first"]
         assert board.rows()[4].startswith("Starts: " + view.player_tag(state, state["act"]))
@@ -224,7 +225,7 @@ def test_results_name_the_players_and_say_a_shared_tie():
 def test_stats_title_on_its_own_row_in_both_languages():
     for lang, title, columns in (("en", "Stats", "turns"), ("fr", "Stats", "tours")):
         board = PureBoard()
-        board.script((ENGLISH if lang == "en" else "press OK\n") + "press OK\npress OK\npress OK")
+        board.script((ENGLISH if lang == "en" else "press OK\n") + "press OK\npress OK")
         board.script("press OK" + "\npress DOWN" * 7 + "\npress OK")
         rows = board.rows()
         assert rows[0].strip() == title and columns in rows[1] and rows[1].startswith("▶   ")
@@ -232,7 +233,7 @@ def test_stats_title_on_its_own_row_in_both_languages():
 
 def test_history_and_records_from_home():
     board = PureBoard()
-    board.script(FREE + "press OK\npress OK\npress RIGHT")
+    board.script(FREE + "press OK\npress RIGHT")
     game_over(board)
     board.script("press UP\npress UP\npress OK")
     rows = board.rows()
@@ -244,8 +245,9 @@ def test_sim_drive_puts_players_txt_beside_code_py():
     script = FREE + "press DOWN\npress DOWN\npress OK\npress DOWN\npress OK\n"
     result = SimBoard(drive=DRIVE).run_script("wait 300\n" + script)
     assert result.frames[-1]["screen"][3].startswith("▶P1 Zoé")
-    plain = SimBoard().run_script("wait 300\n" + script)  # no drive: no names
-    assert plain.state["screen"] == "SetupScreen" and "Zoé" not in str(plain.frames)
+    # no drive: no names, OK on the seat starts the game
+    plain = SimBoard().run_script("wait 300\n" + FREE + "press DOWN\npress DOWN\npress OK\n")
+    assert plain.state["screen"] == "GameScreen" and "Zoé" not in str(plain.frames)
 
 
 def test_sim_drive_cannot_hide_the_firmware(tmp_path):
