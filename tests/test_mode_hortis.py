@@ -681,4 +681,5 @@ def test_a_card_is_a_lap_and_the_squirrel_goes_off_after_its_neighbours():
     board.script("press RIGHT\npress UP\npress UP\npress RIGHT")  # a die; the squirrel
     board.script("press DOWN\npress RIGHT")  # a die next to it
     board.script("wait 3000\npress UP\npress LEFT")  # the squirrel off
-    assert board.rows()[4].startswith("Dice by it to 0 first")
+    rows = board.rows()  # the cursor is on the bottom row: the message shows on the top row
+    assert rows[4].startswith("▶Squirrel") and rows[0].startswith("Dice by it to 0 first")
