@@ -516,6 +516,9 @@ def test_a_long_path_is_entered_top_to_bottom_and_a_half_built_one_is_no_entry()
     board.script("press RIGHT\n" * 7)  # 8 cards first, the 1 and the 8 after
     assert rows_of(board)[1].endswith(" 8") and rows_of(board)[0].endswith("= ?")
     board.script("press DOWN\npress DOWN\npress RIGHT\npress DOWN\npress RIGHT")
+    # the 8 cards' "too long" moved to the top row with the cursor on the bottom one
+    assert rows_of(board)[0] == "Too long: 1..8 rising"
+    board.run(3000)  # gone
     assert rows_of(board)[0].endswith("= 19")  # 8 of one species doubled + 1 + 2
     board.script("press BACK")  # left half-built: still to enter, the totals wait for it
     assert board.app.engine.state["pa"][0] == -1 and rows_of(board)[1].endswith("?")
@@ -827,7 +830,7 @@ def test_random_presses_in_the_mode_keep_every_invariant_and_undo_exact(seed, mo
 
 def test_the_totals_name_no_winner_while_a_path_is_still_to_enter():
     board = started("press RIGHT\npress LEFT\npress OK\npress RIGHT\npress OK\npress BACK\n")
-    board.script("press UP\npress RIGHT")  # the totals row, last of the list
+    board.script("press BACK\npress UP\npress RIGHT")  # the list, its totals row (the last)
     assert board.app.snapshot()["screen"] == "TotalsScreen"
     rows = rows_of(board)
     assert rows[0] == "Totals              ?" and rows[1].startswith("▶♥P1    2")
