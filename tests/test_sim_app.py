@@ -15,7 +15,7 @@ from host_tools.sim import SimBoard
 ROOT = Path(__file__).resolve().parent.parent
 
 SETUP_4 = """
-wait 3000        # the board starts up (imports, display)
+wait 4000        # the board starts up (imports, display): the language screen shows
 press DOWN       # first boot: English
 press OK
 press OK         # Free score
