@@ -44,11 +44,19 @@ def corpus() -> list[bytes]:
     _paths()
     from pureboard import PureBoard  # type: ignore[import-not-found]  # tests/mpy
 
+    from potager import roster
+
     images = []
     for script in sorted(SCRIPTS.glob("*.txt")):
+        text = script.read_text(encoding="utf-8")
+        names = None  # a "# drive: DIR" session plays with the players.txt of DIR, as in sim
+        if text.startswith("# drive:"):
+            names = roster.read(str(ROOT / text.split()[2] / "players.txt"))[0]
         board = PureBoard()
         writes = 0
-        for line in script.read_text().splitlines():
+        for line in text.splitlines():
+            if names and board.app is not None and board.app.roster is None:
+                board.app.roster = list(names)  # as the first setup reads it from the drive
             board.script(line)
             if board.app is not None and board.app.store.writes != writes:
                 writes = board.app.store.writes
@@ -167,7 +175,7 @@ def guarded(run: Any) -> Any:
 def verdict(board: Any) -> Optional[str]:
     """What is wrong with the booted board, or None."""
     from potager.core import registry
-    from potager.restore_check import fits
+    from potager.restore_check import state
 
     app = board.app
     if app is None:
@@ -175,7 +183,7 @@ def verdict(board: Any) -> Optional[str]:
     if not all(type(row) is str for row in board.rows()):
         return "a row is not text"
     if app.engine is not None:
-        if not fits(app.engine.state):
+        if not state(app.engine.state):  # texts only in the players' names
             return "a state value is not an int or a text"
         try:
             registry.rules(app.mode).check(app.engine.state)

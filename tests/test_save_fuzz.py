@@ -16,13 +16,16 @@ def test_records_with_nonsense_under_valid_crcs_never_crash_hang_or_lose_a_game(
 
 def test_the_mutations_reach_every_mode_and_change_real_records():
     images = savefuzz.corpus()
-    modes = set()
+    modes, names = set(), set()
     for image in images:
         for _kind, payload in savefuzz.records(image):
             meta = savefuzz.persist_meta(payload)
             if isinstance(meta, dict) and meta.get("mode"):
                 modes.add(meta["mode"])
+                names.update(meta["base"].get("names") or [])
     assert modes == {"free", "diced_tomatoes", "horticolor", "hortis", "arboretum"}
+    # the "# drive:" sessions play with their players.txt: saves with names are fuzzed too
+    assert {"Zoé", "Léa", "Inès"} <= names
 
 
 def test_a_damaged_delta_may_take_only_the_game_it_started():
