@@ -240,6 +240,10 @@ class PicoBoard:
             self.nvm = (tmpdir / "nvm-out.bin").read_bytes()
         return _decode(records, inputs, self.nvm, self.key_pins)
 
+    def script_end_ms(self, script: str) -> int:
+        """When the script's last line is done, in the run's virtual time."""
+        return self._inputs(parse_script(script))[1] // 1000
+
     def _inputs(self, commands: list[Command]) -> tuple[list[dict[str, Any]], int]:
         inputs: list[dict[str, Any]] = []
         t_us = 0

@@ -153,6 +153,7 @@ function powerOn() {
   mcu.qspi[1].setInputValue(true);
   attachI2c(mcu.i2c[0]);
   attachI2c(mcu.i2c[1]);
+  attachBlockResets(mcu);
   attachBitBangProbe();
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (buffer) => {
@@ -270,6 +271,23 @@ function attachI2c(i2c) {
 }
 
 // --- I2C at pin level: enough of a target to ACK its address to a bit-banged probe ---
+// RESETS: on the chip, holding a block in reset puts its registers back to their reset values
+// (the SDK's i2c_deinit is such a reset); rp2040js keeps them, so an I2C that CircuitPython
+// deinitialised still reads enabled and the next busio.I2C says "I2C peripheral in use".
+const RESET_I2C = [1 << 3, 1 << 4];
+function attachBlockResets(rp) {
+  const resets = rp.peripherals[0x4000c];
+  const write = resets.writeUint32.bind(resets);
+  resets.writeUint32 = (offset, value) => {
+    if (offset === 0) {
+      RESET_I2C.forEach((bit, n) => {
+        if (value & bit && !(resets.reset & bit)) rp.i2c[n].enable = 0;
+      });
+    }
+    write(offset, value);
+  };
+}
+
 function attachBitBangProbe() {
   const sda = mcu.gpio[SDA];
   const scl = mcu.gpio[SCL];
