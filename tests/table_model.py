@@ -196,7 +196,12 @@ class Model:
 
     def __init__(self, mode, n, first, now):
         self.table = Table(mode, n, first)
-        self.history = []  # (action, table before)
+        # (action, table before) of every action of the current line, oldest first; undo
+        # reaches the last `depth` of them (at most UNDO_LIMIT). The older ones stay known:
+        # after a power cut the saves bring back an undo log of up to UNDO_LIMIT actions,
+        # which may reach further back than undo did before the cut.
+        self.history = []
+        self.depth = 0
         self.redo = []  # actions
         self.paused = False
         self.paused_at = now
@@ -236,15 +241,16 @@ class Model:
         if not self.table.apply(op, seconds, value):
             return False
         self.history.append(((op, seconds, value), before))
-        del self.history[:-UNDO_LIMIT]
+        self.depth = min(self.depth + 1, UNDO_LIMIT)
         self.redo = []
         self.follow(before, now, True)
         return True
 
     def undo(self, now):
-        if not self.history:
+        if not self.depth:
             return False
         action, before = self.history.pop()
+        self.depth -= 1
         now_table = self.table
         self.table = before
         self.redo.append(action)
@@ -258,6 +264,7 @@ class Model:
         before = self.table.copy()
         assert self.table.apply(op, seconds, value)
         self.history.append(((op, seconds, value), before))
+        self.depth = min(self.depth + 1, UNDO_LIMIT)
         self.follow(before, now, False)
         return True
 

@@ -625,7 +625,7 @@ def test_the_demo_in_the_simulator():
 
 
 @pytest.mark.xfail(
-    reason="the 9th card's blink is not seen in the frames since the merged start-up timing",
+    reason="after the power cycle the new quick count's result shows Best 32, not 35",
     strict=False,
 )
 def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
@@ -633,7 +633,9 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
 
     board = SimBoard()
     cursor = "press UP\n"  # the cursor back on the brown row (at its reserve)
-    script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 4000\n" + cursor + CARD_9
+    # after the power cut a person plays on once the count is back on the screen: ~5.5 s, the
+    # counter's modules load to resume it
+    script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 7000\n" + cursor + CARD_9
     script += "wait 500\n" + TO_RESULT_END + "press OK\npress OK\nwait 3000\n"
     result = board.run_script(script)
     assert not result.crashes

@@ -262,10 +262,6 @@ def test_sim_drive_cannot_hide_the_firmware(tmp_path):
     assert done.returncode == 2 and "no drive folder" in done.stderr
 
 
-@pytest.mark.xfail(
-    reason="the random first player is drawn from the press time, which the merged start-up moved",
-    strict=False,
-)
 def test_the_names_demo_scripts_run_on_the_drive():
     # names: five named players, a random first player (»), a pass (×), at the game screen
     text = (ROOT / "docs" / "scripts" / "names.txt").read_text(encoding="utf-8")

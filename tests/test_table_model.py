@@ -168,15 +168,15 @@ class Run:
             if not low <= after <= before + (0 if model.paused else 1):
                 self.fail(f"the {name} clock came back at {after} s, it stood at {before} s")
         # the model takes the clocks as they came back, and the saved undo history
-        if model.paused:
-            model.paused_at = self.clock
+        if model.paused:  # paused from the moment it came back: no time runs after that
+            model.paused_at = booted
         model.turn_start = model.eff(self.clock) - clock.turn_ms(self.board.now)
         model.round_start = model.eff(self.clock) - clock.round_ms(self.board.now)
         model.round_before = booted  # the round before's start is not saved
         kept = len(self.app.engine.log)
-        if kept > len(model.history):
+        if kept > min(len(model.history), tm.UNDO_LIMIT):
             self.fail(f"the save kept {kept} actions to undo, more than were made")
-        model.history = model.history[len(model.history) - kept :]
+        model.depth = kept  # the kept ones are the last made: later undos compare them
         model.redo = []
         self.compare()
 
@@ -289,3 +289,20 @@ def main():
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def test_round_minus_after_a_power_cut_while_paused_counts_no_paused_time():
+    # The round before's start is not saved: both sides take the moment the board came back,
+    # and a board that comes back paused is paused from that moment (seed 1062's trail).
+    run = Run(1062)
+    assert run.mode == "free"
+    for step in (
+        ("menu", "pause"),
+        ("menu", "round+"),
+        ("power", 200),
+        ("menu", "round-"),
+        ("menu", "pause"),
+        ("wait", 999),
+    ):
+        run.step(step)
+    assert run.app.clock.round_ms(run.board.now) // 1000 == run.model.round_seconds(run.clock)

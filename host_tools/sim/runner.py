@@ -187,6 +187,7 @@ class SimBoard:
         # Blinka refreshes auto-refresh displays from a thread in real time; the sim runs that
         # background tick itself, at each firmware sleep, so runs are deterministic.
         _library("displayio")._stop_background()
+        _full_refresh_as_on_the_board()
         try:
             with self._virtual_time(), self._firmware_imports():
                 self.machine.power_on()
@@ -568,6 +569,33 @@ class _ChargedLoader(importlib.abc.Loader):
 
     def __getattr__(self, name: str) -> Any:  # get_source, is_package, ... for tracebacks
         return getattr(self.loader, name)
+
+
+def _full_refresh_as_on_the_board() -> None:
+    """After a full refresh (a new root group), CircuitPython's displayio forgets every
+    tile grid's changes (displayio_group_finish_refresh); Blinka's keeps a `_needs_refresh`
+    flag that only a partial refresh clears, so it sent every label again in the next frame.
+    Patched once, on Blinka's display core."""
+    _library("busdisplay")  # imports Blinka's display core (in the order it needs)
+    core = _library("displayio._displaycore")._DisplayCore
+    if getattr(core, "_potager_full_refresh", False):
+        return
+    finish = core.finish_refresh
+
+    def finish_refresh(self: Any) -> None:
+        if self.full_refresh and self.current_group is not None:
+            _forget_changes(self.current_group)
+        finish(self)
+
+    def _forget_changes(group: Any) -> None:
+        for layer in group._layers:
+            if hasattr(layer, "_needs_refresh"):
+                layer._needs_refresh = False
+            if isinstance(layer, _library("displayio").Group):
+                _forget_changes(layer)
+
+    core.finish_refresh = finish_refresh
+    core._potager_full_refresh = True
 
 
 def _library(name: str) -> Any:

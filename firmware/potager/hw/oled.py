@@ -52,18 +52,26 @@ class Oled:
                 self.labels.append(label)
                 self.drawn.append("")
         self.display.root_group = self.group
+        self.blank = displayio.Group()  # shown for no frame: see show()
         self.awake = True
 
     def show(self, rows):
         index = 0
+        pixels = 0  # columns of the areas displayio will send: each label's old and new
         for row in range(ROWS):
             text = rows[row]
             for seg in range(len(SEGMENTS) - 1):
                 part = text[SEGMENTS[seg] : SEGMENTS[seg + 1]]
                 if part != self.drawn[index]:
+                    pixels += (len(self.drawn[index].rstrip()) + len(part.rstrip())) * CHAR_W
                     self.drawn[index] = part
                     self.labels[index].text = part.rstrip()
                 index += 1
+        if pixels * 2 > WIDTH * HEIGHT // 8:
+            # displayio sends each dirty area on its own, overlaps twice: past a whole frame
+            # (two pages a row), one full refresh is less. A new root group makes it one.
+            self.display.root_group = self.blank
+            self.display.root_group = self.group
         self.display.refresh()
 
     def sleep(self):
