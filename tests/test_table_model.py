@@ -232,7 +232,7 @@ def sim_script(rng, steps):
     """A free-score game as a simulator script, and the model's table at its end."""
     n = rng.randint(2, 6)
     lines = ["wait 300", "press DOWN", "press OK", "press OK"]  # English, Free score
-    lines += ["press LEFT"] * (4 - n) + ["press RIGHT"] * (n - 4) + ["press OK", "press OK"]
+    lines += ["press LEFT"] * (4 - n) + ["press RIGHT"] * (n - 4) + ["press OK"]  # starts
     model = tm.Table("free", n, 0)
     from potager.ui.menu import MenuScreen
 
