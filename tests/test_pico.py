@@ -197,14 +197,7 @@ def test_a_demo_session_runs_without_an_error_on_the_board(script):
     assert board.frames, "nothing was shown"
 
 
-OVERLAPPING_AREAS = (
-    "CircuitPython's displayio sends every dirty area on its own (a label's old and new "
-    "bounds overlap): a screen change adds up to more than a full frame (1438-2068 bytes seen)"
-)
-
-
 @needs_kit
-@pytest.mark.xfail(reason=OVERLAPPING_AREAS, strict=False)
 @pytest.mark.parametrize("script", _demo_params())
 def test_no_frame_on_the_board_sends_more_than_a_full_frame(script):
     board = _result(script.stem)
