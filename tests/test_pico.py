@@ -197,18 +197,15 @@ def test_a_demo_session_runs_without_an_error_on_the_board(script):
     assert board.frames, "nothing was shown"
 
 
-OVERLAPPING_AREAS = (
-    "CircuitPython's displayio sends every dirty area on its own (a label's old and new "
-    "bounds overlap): a screen change adds up to more than a full frame (1438-2068 bytes seen)"
-)
-
-
 @needs_kit
-@pytest.mark.xfail(reason=OVERLAPPING_AREAS, strict=False)
 @pytest.mark.parametrize("script", _demo_params())
 def test_no_frame_on_the_board_sends_more_than_a_full_frame(script):
-    board = _result(script.stem)
-    assert max(f["i2c_bytes"] for f in board.frames) <= 1037
+    frames = _result(script.stem).frames
+    # the first screen is one full refresh of CircuitPython's displayio: the 1024 bytes of
+    # pixels and its addressing (1050 bytes, where Blinka's sends 1037)
+    full = next(frame for frame in frames if any(_rows(frame)))["i2c_bytes"]
+    assert 1024 < full <= 1024 + 32
+    assert max(frame["i2c_bytes"] for frame in frames) <= full
 
 
 @pytest.mark.skipif(MISSING_9 is not None, reason=str(MISSING_9))

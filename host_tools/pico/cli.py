@@ -2,12 +2,11 @@
 emulated Pico, with the simulator's outputs (frames, PNG, NVM) and exit codes."""
 
 import argparse
-import json
 import sys
 
 from host_tools.pico.board import KitMissing, PicoBoard, PicoResult
+from host_tools.sim.cli import write_outputs
 from host_tools.sim.machine import NVM_SIZE
-from host_tools.sim.render import write_png
 from host_tools.sim.script import ScriptError, parse_script
 
 
@@ -50,16 +49,6 @@ def run_pico(args: argparse.Namespace) -> int:
     result = board.run_script(script)
     write_outputs(args, result)
     return report(result, allow_caught=args.allow_crashes)
-
-
-def write_outputs(args: argparse.Namespace, result: PicoResult) -> None:
-    if args.frames is not None:
-        lines = (json.dumps(frame, ensure_ascii=False) + "\n" for frame in result.frames)
-        args.frames.write_text("".join(lines), encoding="utf-8")
-    if args.png is not None:
-        write_png(args.png, result.pixels, result.leds)
-    if args.nvm is not None:
-        args.nvm.write_bytes(result.nvm)
 
 
 def report(result: PicoResult, *, allow_caught: bool) -> int:

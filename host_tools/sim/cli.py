@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from host_tools.sim.boards import KEY_NAMES
 from host_tools.sim.machine import NVM_SIZE
@@ -91,7 +91,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         result = board.run_script(script)
     else:
         result = run_interactive(board)
-    _write_outputs(args, result)
+    write_outputs(args, result)
     return _report(result, allow_caught=args.allow_crashes)
 
 
@@ -129,7 +129,9 @@ def _prepare(args: argparse.Namespace) -> tuple[SimBoard, Optional[list[Command]
     return board, script
 
 
-def _write_outputs(args: argparse.Namespace, result: RunResult) -> None:
+def write_outputs(args: argparse.Namespace, result: Any) -> None:
+    """--frames, --png, --state and --nvm from a run: the simulator's RunResult or the
+    emulated Pico's PicoResult (which has no state: its command line refuses --state)."""
     if args.frames is not None:
         lines = (json.dumps(frame, ensure_ascii=False) + "\n" for frame in result.frames)
         args.frames.write_text("".join(lines), encoding="utf-8")
