@@ -268,7 +268,7 @@ def test_sim_drive_cannot_hide_the_firmware(tmp_path):
     strict=False,
 )
 def test_the_names_demo_scripts_run_on_the_drive():
-    # names: five named players, a random first player (»), a pass (×), at the game screen
+    # names: five named players, a random first player (»), a pass (×), a score undone
     text = (ROOT / "docs" / "scripts" / "names.txt").read_text(encoding="utf-8")
     assert text.startswith("# drive: docs/drive")
     result = SimBoard(drive=DRIVE).run_script(text)
@@ -283,6 +283,7 @@ def test_the_names_demo_scripts_run_on_the_drive():
     assert "▶" in shown and shown.split("▶")[1][1:5] == cut[state["act"]] + "*", rows
     passed = [i for i in range(state["n"]) if state["out"] >> i & 1]
     assert passed and all(cut[i] + "×" in shown for i in passed if i != state["first"]), rows
+    assert rows[4].startswith("Undone: ") and rows[4].rstrip().endswith(" +1"), rows  # BACK
     # names-fr: a whole Diced Tomatoes game in French, to the results and their breakdown
     text = (ROOT / "docs" / "scripts" / "names-fr.txt").read_text(encoding="utf-8")
     result = SimBoard(drive=DRIVE).run_script(text)
