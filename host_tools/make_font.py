@@ -3,13 +3,15 @@
 Only the glyphs the screens use are kept (ASCII, the letters of French, the player symbols and
 a few signs), written in the firmware's own strip format (``potager/hw/font.py`` reads it):
 
-    b"PF1"  width height ascent  count(2, LE)  chars_len(2, LE)
+    b"PF2"  width height ascent  count(2, LE)  chars_len(2, LE)
     the characters, UTF-8, in strip order
-    count * height bytes: each glyph's rows, top first, bit 7 = leftmost pixel
+    the strip: height rows of count * width pixels, top first, each row padded to whole
+    bytes, bit 7 = leftmost pixel (glyph i is the cell at x = i * width)
 
-Every glyph is one cell of the same size (Terminus is monospaced), so the firmware keeps them
-all in one bitmap strip and finds a glyph with one ``str.find``: no file scan per label as a
-BDF needs, no parser library in RAM. Run: .venv/bin/python -m host_tools.make_font (the result
+Every glyph is one cell of the same size (Terminus is monospaced), so the strip is the tile
+bitmap of the OLED's tile grids: the firmware loads it with one ``bitmaptools.readinto`` (in C)
+and finds a glyph's tile with one ``str.find``: no file scan per label as a BDF needs, no
+parser library in RAM. Run: .venv/bin/python -m host_tools.make_font (the result
 is committed; tests check it is current).
 """
 
@@ -18,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "firmware" / "potager" / "fonts" / "terminus-12.bin"
-MAGIC = b"PF1"
+MAGIC = b"PF2"
 
 FRENCH = "àâäçéèêëîïôöùûüÿœæÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸŒÆ«»’“”"
 SIGNS = "♥●♣▲◆■○♦▶◀►◄▼±≡…→←↑↓°×·—–€█▀▄"
@@ -61,10 +63,13 @@ def build(chars=CHARSET):
     out = bytearray(MAGIC)
     out += bytes([width, height, ascent, len(kept) & 255, len(kept) >> 8])
     out += bytes([len(text) & 255, len(text) >> 8]) + text
-    for char in kept:
-        rows = glyphs[ord(char)]
-        # BDF rows are padded to whole bytes, leftmost pixel in bit 7 already
-        out += bytes(rows)
+    stride = (len(kept) * width + 7) // 8
+    for y in range(height):
+        row = 0  # the strip's row y as one integer, leftmost pixel in the highest bit
+        for char in kept:
+            # BDF rows are padded to whole bytes, leftmost pixel in bit 7 already
+            row = row << width | glyphs[ord(char)][y] >> (8 - width)
+        out += (row << (stride * 8 - len(kept) * width)).to_bytes(stride, "big")
     return bytes(out), "".join(c for c in chars if ord(c) not in glyphs)
 
 

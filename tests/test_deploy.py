@@ -432,7 +432,7 @@ def test_a_read_only_folder_is_refused(tmp_path, source, drive, capsys):
     assert tree(tmp_path) == before
 
 
-@pytest.mark.parametrize("where", ["potager", "lib", "potager/core", "lib/adafruit_display_text"])
+@pytest.mark.parametrize("where", ["potager", "lib", "potager/core", "potager/fonts"])
 def test_a_file_where_a_folder_should_be(tmp_path, source, drive, capsys, where):
     if (drive / where).is_dir():
         shutil.rmtree(drive / where)

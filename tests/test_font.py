@@ -32,18 +32,18 @@ def test_every_character_of_the_charset_has_its_cell():
 
 
 @pytest.mark.parametrize(
-    "data", [b"", b"PF1", b"XX1\x06\x0c\x0a\x01\x00\x01\x00A", FONT.read_bytes()[:-1]]
+    "data", [b"", b"PF2", b"XX2\x06\x0c\x0a\x01\x00\x01\x00A", FONT.read_bytes()[:-1]]
 )
 def test_a_damaged_font_file_is_refused(data):
     with pytest.raises(ValueError):
         FontFile(data)
 
 
-def test_glyphs_come_from_one_read_of_the_file(monkeypatch):
-    """The file is opened once, however many labels ask for glyphs (a BDF is rescanned)."""
+def test_the_strip_comes_from_one_read_of_the_file_with_every_glyph_in_its_cell(monkeypatch):
+    """One open, one bitmaptools.readinto: the tile bitmap of the OLED's grids."""
     import builtins
 
-    from potager.hw.font import Font
+    from potager.hw.font import load_strip
 
     opened = []
     real_open = builtins.open
@@ -53,16 +53,27 @@ def test_glyphs_come_from_one_read_of_the_file(monkeypatch):
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "open", counting_open)
-    font = Font(str(FONT))
-    glyphs = [font.get_glyph(ord(c)) for c in make_font.CHARSET]
+    chars, strip = load_strip(str(FONT))
     assert len(opened) == 1
-    assert all(g is not None for g in glyphs)
-    assert len({id(g.bitmap) for g in glyphs}) == 1  # one strip
-    assert font.get_glyph(ord("é")) is glyphs[make_font.CHARSET.index("é")]  # cached
-    assert font.get_glyph(0x4E00) is None
-    e = glyphs[make_font.CHARSET.index("e")]
-    assert (e.width, e.height, e.dx, e.dy, e.shift_x) == (6, 12, 0, -2, 6)
-    assert font.get_bounding_box() == (6, 12, 0, -2)
+    assert chars == make_font.CHARSET and (strip.width, strip.height) == (6 * len(chars), 12)
+    font = FontFile(FONT.read_bytes())
+    for index in range(len(chars)):
+        for y in range(12):
+            bits = font.row(index, y)
+            assert [strip[index * 6 + x, y] for x in range(6)] == [
+                1 if bits & 0x80 >> x else 0 for x in range(6)
+            ], (chars[index], y)
+    e = font.row(chars.index("e"), 5)
+    assert e and not e & 0x03  # six pixels a row: the two low bits stay clear
+
+
+def test_a_truncated_font_file_is_refused_at_boot(tmp_path):
+    from potager.hw.font import load_strip
+
+    path = tmp_path / "font.bin"
+    path.write_bytes(FONT.read_bytes()[:-1])
+    with pytest.raises(ValueError):
+        load_strip(str(path))
 
 
 LOOKUP = """

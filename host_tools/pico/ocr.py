@@ -3,7 +3,7 @@
 The screen is a grid of ``view.ROWS`` rows of ``view.COLS`` cells, ``CHAR_W`` x ``ROW_H``
 pixels each (``potager/hw/oled.py``). Each cell is matched against every glyph of the font the
 firmware loads, whatever its format (loaded with ``adafruit_bitmap_font``, as the firmware does);
-a cell that matches no glyph reads ``?``. The firmware's strip font (``PF1``, from
+a cell that matches no glyph reads ``?``. The firmware's strip font (``PF2``, from
 ``host_tools/make_font.py``) is read with the firmware's own reader, a BDF or PCF with
 ``adafruit_bitmap_font``. The vertical offset of glyphs in their cell is found
 from the pixels (the one that matches most cells), so a change of the font's ascent follows.
@@ -99,10 +99,11 @@ def _int_constant(source: str, name: str, default: int) -> int:
 
 
 def _glyph_cells(path: Path, char_w: int, row_h: int) -> dict[tuple[bool, ...], str]:
-    """Cell pixels -> character, each glyph drawn as bitmap_label draws it on its baseline
-    (oled.py puts the baseline 9 px below the row's top; the reader finds any other offset)."""
+    """Cell pixels -> character: the firmware's strip font fills each cell from the row's top
+    (oled.py's tile grids); a BDF's glyphs sit on their baseline (the reader finds any other
+    offset)."""
     data = path.read_bytes()
-    strip = firmware("potager.hw.font") if data[:3] == b"PF1" else None
+    strip = firmware("potager.hw.font") if data[:3] == b"PF2" else None
     if strip is not None:
         return _strip_cells(strip.FontFile(data), char_w, row_h)
     from adafruit_bitmap_font import bitmap_font

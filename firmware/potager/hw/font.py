@@ -1,29 +1,42 @@
 """The firmware's font: every glyph a cell of one bitmap strip (``host_tools/make_font.py``).
 
-A BDF read by ``adafruit_bitmap_font`` is scanned line by line from the top for every label
-with new characters (seconds per screen change on the board), and the library imports all its
-parsers. Here the file (about 2 KB) is read once; a glyph is found with one ``str.find`` and
-drawn into its cell of the strip the first time it is asked for. ``get_glyph`` and
-``get_bounding_box`` are what ``adafruit_display_text`` needs. The file and index part is pure
-(it runs on any Python); displayio and fontio are imported when the strip is first needed.
+The strip is the tile bitmap of the OLED's tile grids (``potager.hw.oled``): a character on
+the screen is one tile index, set in C. ``load_strip`` reads the strip with one
+``bitmaptools.readinto`` call, in C, at boot; a glyph's tile is found with one ``str.find``.
+(``adafruit_display_text`` labels rebuilt a bitmap in Python for every changed text: 100-180
+ms a screen change on the board.) ``FontFile`` is the pure part, for any Python: the header,
+the index and a glyph's rows, which the host's screen reader and the tests use.
 """
 
-MAGIC = b"PF1"
+MAGIC = b"PF2"
+HEAD = 10  # magic, width, height, ascent, count (2 bytes, LE), chars' length (2 bytes, LE)
+
+
+def header(head):
+    """(width, height, ascent, count, length of the characters) of a strip font's header."""
+    if len(head) < HEAD or head[:3] != MAGIC:
+        raise ValueError("not a strip font")
+    return head[3], head[4], head[5], head[6] | head[7] << 8, head[8] | head[9] << 8
+
+
+def strip_size(width, height, count):
+    """Bytes of the strip: height rows of count * width pixels, each padded to whole bytes."""
+    return height * ((count * width + 7) // 8)
 
 
 class FontFile:
     """The strip font's index and glyph rows (pure)."""
 
     def __init__(self, data):
-        if data[:3] != MAGIC or len(data) < 10:
-            raise ValueError("not a strip font")
-        self.width, self.height, self.ascent = data[3], data[4], data[5]
-        self.count = data[6] | data[7] << 8
-        end = 10 + (data[8] | data[9] << 8)
-        self.chars = str(data[10:end], "utf-8")
+        self.width, self.height, self.ascent, self.count, length = header(data)
+        end = HEAD + length
+        self.chars = str(data[HEAD:end], "utf-8")
         self.data = data
         self.start = end
-        if len(self.chars) != self.count or len(data) != end + self.count * self.height:
+        self.stride = (self.count * self.width + 7) // 8
+        if len(self.chars) != self.count or len(data) != end + strip_size(
+            self.width, self.height, self.count
+        ):
             raise ValueError("truncated strip font")
 
     def index(self, codepoint):
@@ -32,40 +45,28 @@ class FontFile:
 
     def row(self, index, y):
         """Row ``y`` of glyph ``index``: bit 7 is the leftmost pixel."""
-        return self.data[self.start + index * self.height + y]
+        x = index * self.width
+        at = self.start + y * self.stride + (x >> 3)
+        pair = self.data[at] << 8
+        if (x >> 3) + 1 < self.stride:
+            pair |= self.data[at + 1]
+        return (pair << (x & 7) >> 8) & (0xFF << (8 - self.width)) & 0xFF
 
 
-class Font(FontFile):
-    def __init__(self, path):
-        with open(path, "rb") as file:
-            super().__init__(file.read())
-        self.descent = self.height - self.ascent
-        self.strip = None
-        self.glyphs = {}
+def load_strip(path):
+    """(the characters in strip order, the strip as a displayio.Bitmap) from a font file."""
+    import os
 
-    def get_bounding_box(self):
-        return self.width, self.height, 0, -self.descent
+    import bitmaptools
+    import displayio
 
-    def get_glyph(self, codepoint):
-        glyph = self.glyphs.get(codepoint)
-        if glyph is not None:
-            return glyph
-        index = self.index(codepoint)
-        if index < 0:
-            return None
-        import displayio
-        import fontio
-
-        width = self.width
-        if self.strip is None:
-            self.strip = displayio.Bitmap(self.count * width, self.height, 2)
-        strip = self.strip
-        x0 = index * width
-        for y in range(self.height):
-            bits = self.row(index, y)
-            for x in range(width):
-                if bits & (0x80 >> x):
-                    strip[x0 + x, y] = 1
-        glyph = fontio.Glyph(strip, index, width, self.height, 0, -self.descent, width, 0)
-        self.glyphs[codepoint] = glyph
-        return glyph
+    with open(path, "rb") as file:
+        width, height, _, count, length = header(file.read(HEAD))
+        chars = str(file.read(length), "utf-8")
+        if len(chars) != count or os.stat(path)[6] != HEAD + length + strip_size(
+            width, height, count
+        ):
+            raise ValueError("truncated strip font")
+        strip = displayio.Bitmap(count * width, height, 2)
+        bitmaptools.readinto(strip, file, 1, 1, reverse_pixels_in_element=True)
+    return chars, strip

@@ -1,17 +1,18 @@
-"""The SSD1306 OLED through displayio: a grid of bitmap labels, redrawn only where changed.
+"""The SSD1306 OLED through displayio: a grid of text cells, redrawn only where changed.
 
-Each text row is cut into the segments of ``potager.ui.view.SEGMENTS``; a segment whose text
-is unchanged is not touched, so displayio sends only the dirty areas over I2C. Rows are 12 px
-high from y = 0, so each spans exactly two 8-pixel pages of the controller.
+Each text row is cut into the segments of ``potager.ui.view.SEGMENTS``, each a
+``displayio.TileGrid`` whose tiles are the font strip's glyphs (``potager.hw.font``): a changed
+character is one tile index set, in C, and displayio sends only the changed tiles of each
+segment over I2C. Rows are 12 px high from y = 0, so each spans exactly two 8-pixel pages of
+the controller.
 """
 
 import adafruit_displayio_ssd1306
 import displayio
 import i2cdisplaybus
-from adafruit_display_text import bitmap_label
 
 from potager.hw import pins
-from potager.hw.font import Font
+from potager.hw.font import load_strip
 from potager.ui.view import ROWS, SEGMENTS
 
 WIDTH = 128
@@ -19,6 +20,7 @@ HEIGHT = 64
 CHAR_W = 6
 ROW_H = 12
 FONT = "/fonts/terminus-12.bin"
+AREA_BYTES = 13  # the addressing of each area sent: a changed character costs 12 + 13 bytes
 
 
 def font_path():
@@ -34,42 +36,69 @@ class Oled:
         self.display = adafruit_displayio_ssd1306.SSD1306(
             bus, width=WIDTH, height=HEIGHT, auto_refresh=False
         )
-        font = Font(font_path())
+        self.chars, strip = load_strip(font_path())
+        self.missing = self.chars.find("?")  # the tile of a character the font lacks
+        palette = displayio.Palette(2)
+        palette[0] = 0
+        palette[1] = 0xFFFFFF
         self.group = displayio.Group()
-        self.labels = []
+        self.grids = []
         self.drawn = []
+        self.texts = [""] * ROWS  # each row's text as last drawn
         for row in range(ROWS):
             for seg in range(len(SEGMENTS) - 1):
-                label = bitmap_label.Label(
-                    font,
-                    text="",
-                    color=0xFFFFFF,
-                    base_alignment=True,
+                width = SEGMENTS[seg + 1] - SEGMENTS[seg]
+                grid = displayio.TileGrid(
+                    strip,
+                    pixel_shader=palette,
+                    width=width,
+                    height=1,
+                    tile_width=CHAR_W,
+                    tile_height=ROW_H,
+                    default_tile=0,  # the strip's first glyph is the space
+                    x=SEGMENTS[seg] * CHAR_W,
+                    y=row * ROW_H,
                 )
-                label.x = SEGMENTS[seg] * CHAR_W
-                label.y = row * ROW_H + 9  # baseline: 9 px of ascent above, 2 of descent below
-                self.group.append(label)
-                self.labels.append(label)
-                self.drawn.append("")
+                self.group.append(grid)
+                self.grids.append(grid)
+                self.drawn.append(" " * width)
         self.display.root_group = self.group
         self.blank = displayio.Group()  # shown for no frame: see show()
         self.awake = True
 
     def show(self, rows):
         index = 0
-        pixels = 0  # columns of the areas displayio will send: each label's old and new
+        pixels = 0  # columns of the areas displayio will send: each segment's changed span
+        areas = 0
+        chars = self.chars
         for row in range(ROWS):
             text = rows[row]
+            if text == self.texts[row]:
+                index += len(SEGMENTS) - 1  # most keys change a row or two: skip the others
+                continue
+            self.texts[row] = text
             for seg in range(len(SEGMENTS) - 1):
+                old = self.drawn[index]
                 part = text[SEGMENTS[seg] : SEGMENTS[seg + 1]]
-                if part != self.drawn[index]:
-                    pixels += (len(self.drawn[index].rstrip()) + len(part.rstrip())) * CHAR_W
+                if len(part) < len(old):
+                    part += " " * (len(old) - len(part))
+                if part != old:
+                    grid = self.grids[index]
+                    first = -1
+                    for i in range(len(old)):
+                        if part[i] != old[i]:
+                            cell = chars.find(part[i])
+                            grid[i] = cell if cell >= 0 else self.missing
+                            if first < 0:
+                                first = i
+                            last = i
+                    pixels += (last - first + 1) * CHAR_W
+                    areas += 1
                     self.drawn[index] = part
-                    self.labels[index].text = part.rstrip()
                 index += 1
-        if pixels * 2 > WIDTH * HEIGHT // 8:
-            # displayio sends each dirty area on its own, overlaps twice: past a whole frame
-            # (two pages a row), one full refresh is less. A new root group makes it one.
+        if pixels * 2 + areas * AREA_BYTES > WIDTH * HEIGHT // 8 + AREA_BYTES:
+            # displayio sends each dirty area on its own (two pages a row), with its address:
+            # past a whole frame, one full refresh is less. A new root group makes it one.
             self.display.root_group = self.blank
             self.display.root_group = self.group
         self.display.refresh()
