@@ -9,6 +9,10 @@ Per demo session (``docs/scripts/``, with a wait for the board to boot, as in th
   them (the board works through its queue of keys), 400 kHz bus time added (9 bits a byte);
 - the longest loop step (the probe: time between two idle moments), and the screen it led to;
 - I2C bytes per key press: the bytes of each key's frame, CircuitPython's own displayio.
+The ``.mpy`` run and the simulator's press the session's keys at a player's pace, PACE_MS
+apart (``paced``): the demo scripts type a key every 80 ms, faster than any player, and the
+latency of a key queued behind the previous one's screen would measure the queue. The ``.py``
+run types the session as written; its budget is the heap.
 """
 
 import concurrent.futures
@@ -20,6 +24,7 @@ from host_tools.pico import board as pico
 from host_tools.sim.boards import KEY_NAMES
 
 BUS_MS_PER_BYTE = 9 / 400  # 400 kHz, 8 bits and the ACK
+PACE_MS = 400  # between one key and the next: a quick player's pace
 VARIANTS = (("mpy", False), ("py", True))
 
 
@@ -49,42 +54,54 @@ def key_downs(script: str) -> list[tuple[int, int]]:
     return downs
 
 
+def paced(script: str) -> str:
+    """The script with a wait of PACE_MS after each key (press or hold)."""
+    out = []
+    for line in script.splitlines():
+        out.append(line)
+        if line.split("#")[0].split()[:1] in (["press"], ["hold"]):
+            out.append(f"wait {PACE_MS}")
+    return "\n".join(out) + "\n"
+
+
 def key_frames(
     downs: list[tuple[int, int]], frames: list[dict[str, Any]]
-) -> list[tuple[int, int, dict[str, Any], bool]]:
-    """(t_ms, key, frame, screen change) for each key matched, in order, to the next frame
-    with I2C traffic after it and after the previous key's frame."""
+) -> list[tuple[int, int, Optional[dict[str, Any]], bool]]:
+    """(t_ms, key, frame, screen change) for each key: its frame is the first with I2C traffic
+    after it, if that frame starts before the next key (else None: the key drew nothing, or
+    its frame came after the next key was pressed, and no frame can be told to be its own)."""
     drawn = [f for f in frames if f["i2c_bytes"] > 0]
-    out = []
+    out: list[tuple[int, int, Optional[dict[str, Any]], bool]] = []
     j = 0
-    previous_title = None
-    for t, key in downs:
+    title = None
+    for i, (t, key) in enumerate(downs):
         while j < len(drawn) and drawn[j]["t_ms"] <= t:
-            previous_title = drawn[j]["screen"][0]
+            title = drawn[j]["screen"][0]
             j += 1
-        if j >= len(drawn):
-            break
+        following = downs[i + 1][0] if i + 1 < len(downs) else None
+        if j >= len(drawn) or (following is not None and drawn[j]["t_ms"] > following):
+            out.append((t, key, None, False))
+            continue
         frame = drawn[j]
-        change = frame["screen"][0] != previous_title or frame["i2c_bytes"] >= 900
-        out.append((t, key, frame, change))
-        previous_title = frame["screen"][0]
-        j += 1
+        out.append((t, key, frame, frame["screen"][0] != title or frame["i2c_bytes"] >= 900))
     return out
 
 
 def latencies(script: str, frames: list[dict[str, Any]]) -> dict[str, Any]:
-    matched = key_frames(key_downs(script), frames)
+    matched = [m for m in key_frames(key_downs(script), frames) if m[2] is not None]
     if not matched:
         return {}
-    lat = [frame_end_ms(f) - t for t, _, f, _ in matched]
-    changes = [frame_end_ms(f) - t for t, _, f, change in matched if change]
+    lat = [frame_end_ms(f) - t for t, _, f, _ in matched if f is not None]
+    changes = [frame_end_ms(f) - t for t, _, f, change in matched if f is not None and change]
     return {
         "median_ms": round(statistics.median(lat), 1),
         "max_ms": round(max(lat), 1),
         "screen_change_max_ms": round(max(changes), 1) if changes else None,
         "keys_matched": len(matched),
         "keys": len(key_downs(script)),
-        "bytes_per_press_median": statistics.median(f["i2c_bytes"] for _, _, f, _ in matched),
+        "bytes_per_press_median": statistics.median(
+            f["i2c_bytes"] for _, _, f, _ in matched if f is not None
+        ),
     }
 
 
@@ -100,7 +117,7 @@ def longest_step(result: Any, script: str) -> dict[str, Any]:
 
 
 def _one(name: str, text: str, py: bool) -> dict[str, Any]:
-    script = pico.after_each_boot(text)
+    script = pico.after_each_boot(text if py else paced(text))
     result = pico.PicoBoard(py=py, heap_probe=True).run_script(script)
     heaps = [value for _, value in result.heap]
     return {
@@ -117,7 +134,7 @@ def _one(name: str, text: str, py: bool) -> dict[str, Any]:
 def _sim(text: str) -> dict[str, Any]:
     from host_tools.sim import SimBoard
 
-    script = pico.after_each_boot(text)
+    script = pico.after_each_boot(paced(text))
     result = SimBoard().run_script(script)
     return {"boot_ms": boot_ms(result.frames), "keys": latencies(script, result.frames)}
 
@@ -159,7 +176,8 @@ def table(results: dict[str, Any], sim_heap_kib: dict[str, Any]) -> str:
     ]
     for name, s in results["sessions"].items():
         m, p, sim = s["mpy"], s["py"], s["sim"]
-        mk, pk, sk = m["keys"], p["keys"], sim["keys"]
+        mk, sk = m["keys"], sim["keys"]
+        pk: dict[str, Any] = {}  # typed at the script's own pace: see the module's notes
 
         def kb(v: Optional[int]) -> str:
             return "—" if v is None else f"{v / 1000:.1f} KB"
@@ -180,10 +198,10 @@ def table(results: dict[str, Any], sim_heap_kib: dict[str, Any]) -> str:
                 "≤ 3000 ms",
             ),
             (
-                "key → last I2C byte, median",
-                _fmt(mk.get("median_ms"), " ms"),
-                _fmt(pk.get("median_ms"), " ms"),
-                _fmt(sk.get("median_ms"), " ms"),
+                "key → last I2C byte, median (keys whose frame came before the next key)",
+                _median(mk),
+                _median(pk),
+                _median(sk),
                 "≤ 50 ms",
             ),
             (
@@ -213,6 +231,12 @@ def table(results: dict[str, Any], sim_heap_kib: dict[str, Any]) -> str:
         for measure, *cells in rows:
             lines.append(f"| {name} | {measure} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _median(keys: dict[str, Any]) -> str:
+    if not keys:
+        return "—"
+    return f"{_fmt(keys['median_ms'], ' ms')} ({keys['keys_matched']} of {keys['keys']})"
 
 
 def _step(variant: dict[str, Any]) -> str:
