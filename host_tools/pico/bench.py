@@ -64,6 +64,23 @@ def paced(script: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def key_releases(script: str) -> list[tuple[int, int]]:
+    """(t_ms, key) of the release of every short press of a script: the key event a press
+    acts on (until then it may become a hold). Holds act while held: not timed."""
+    from host_tools.sim.script import PRESS_MS, RELEASE_MS, parse_script
+
+    now, out = 0, []
+    for command in parse_script(script):
+        if command.name == "hold":
+            assert command.key is not None
+            if command.number + RELEASE_MS == PRESS_MS:
+                out.append((now + command.number, command.key))
+            now += RELEASE_MS
+        if command.name in ("hold", "wait"):
+            now += command.number
+    return out
+
+
 def key_frames(
     downs: list[tuple[int, int]], frames: list[dict[str, Any]]
 ) -> list[tuple[int, int, Optional[dict[str, Any]], bool]]:
@@ -88,7 +105,7 @@ def key_frames(
 
 
 def latencies(script: str, frames: list[dict[str, Any]]) -> dict[str, Any]:
-    matched = [m for m in key_frames(key_downs(script), frames) if m[2] is not None]
+    matched = [m for m in key_frames(key_releases(script), frames) if m[2] is not None]
     if not matched:
         return {}
     lat = [frame_end_ms(f) - t for t, _, f, _ in matched if f is not None]
@@ -98,7 +115,7 @@ def latencies(script: str, frames: list[dict[str, Any]]) -> dict[str, Any]:
         "max_ms": round(max(lat), 1),
         "screen_change_max_ms": round(max(changes), 1) if changes else None,
         "keys_matched": len(matched),
-        "keys": len(key_downs(script)),
+        "keys": len(key_releases(script)),
         "bytes_per_press_median": statistics.median(
             f["i2c_bytes"] for _, _, f, _ in matched if f is not None
         ),

@@ -10,6 +10,9 @@ work                           virtual time  from
 =============================  ============  ===================================================
 I2C, per byte                  25 µs         400 kHz: 9 clocks a byte (a 1 KB frame ~25 ms)
 I2C, per write                 40 µs         start, address byte, stop, the driver's call
+displayio rendering, per byte  45 µs         the pixels of the areas a refresh sends, drawn
+sent                                         from the tile grids: a full frame (1050 bytes)
+                                             in 48 ms, a character (25 bytes) in 1 ms
 NVM write, erase + program     60 ms         4 KiB sector erase (~45 ms) + 16 pages programmed,
                                              interrupts off
 import of a module             8 ms + 3 µs   found and loaded from the CIRCUITPY drive (a
@@ -28,6 +31,7 @@ soft reload's own pause.
 
 I2C_BYTE_US = 25
 I2C_WRITE_US = 40
+RENDER_US_PER_BYTE = 45  # displayio's refresh drawing what it then sends, in C on the board
 NVM_WRITE_US = 60_000
 IMPORT_US = 8_000
 LOAD_US_PER_BYTE = 3

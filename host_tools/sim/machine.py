@@ -341,7 +341,7 @@ class Machine:
             raise OSError(errno.ENODEV, "No such device")
         self.i2c_bytes += len(data)
         self.oled.write(data)
-        self.charge(costs.I2C_WRITE_US + costs.I2C_BYTE_US * len(data))
+        self.charge(costs.I2C_WRITE_US + (costs.I2C_BYTE_US + costs.RENDER_US_PER_BYTE) * len(data))
 
     def neopixel_write(self, gpio: str, data: bytes) -> None:
         if self.live and gpio == self._ring_gpio:
