@@ -146,11 +146,11 @@ _PROBE = (
     """import gc, supervisor
 from potager.hw import board_io as _b
 _idle = _b.BoardIO.idle
-_s = [supervisor.ticks_ms(), 0, 0]
+_s = [-1, 0, 0]
 def _probe(self):
     t = supervisor.ticks_ms()
     d = (t - _s[0]) & 0x1FFFFFFF
-    if d > _s[2]:
+    if _s[0] >= 0 and d > _s[2]:
         _s[2] = d
         print('\\x1estep', d)
     if (t - _s[1]) & 0x1FFFFFFF >= %d:
@@ -169,7 +169,8 @@ print('\\x1eheap', gc.mem_free())
 
 def heap_probe_files(files: dict[str, bytes]) -> dict[str, bytes]:
     """code.py behind a probe for the bench: in the loop's idle moments (the firmware's own
-    BoardIO.idle, between steps) it prints the longest step so far and, every
+    BoardIO.idle, between steps) it prints the longest step so far (from the first idle
+    moment on: the start-up before it is the boot's measure) and, every
     PROBE_EVERY_MS, gc.mem_free() after gc.collect(); the firmware itself is unchanged."""
     return {"code.py": _PROBE.encode() + files["code.py"]}
 
