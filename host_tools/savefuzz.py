@@ -244,6 +244,9 @@ def fuzz(count: int, seed: int) -> dict[str, Any]:
         try:
             board = guarded(lambda nvm=nvm: PureBoard(nvm))
             game = board.app.engine is not None
+            # what the boot said (the keys after it may leave its screen, and its message)
+            said = board.app.message or ""
+            out["salvaged"] += "dropped" in said or "retirées" in said
             problem = verdict(board)
             if problem is None:
                 guarded(lambda board=board: board.script(KEYS))
@@ -258,9 +261,6 @@ def fuzz(count: int, seed: int) -> dict[str, Any]:
             out["crashes"] += 1
             where = traceback.extract_tb(error.__traceback__)[-1]
             out["failures"].append((k, i, "%r at %s:%s" % (error, where.filename, where.lineno)))
-        if board is not None and board.app is not None:
-            message = board.app.message or ""
-            out["salvaged"] += "dropped" in message or "retirées" in message
         if had_game[k] and not game and not may_take_game(images[k], recs, i):
             out["games_lost"] += 1  # a damaged delta must leave the game of the records before
             out["failures"].append((k, i, "game lost"))
