@@ -43,6 +43,10 @@ MAX_SETTLE_US = 20_000_000
 # I2C transfers closer than this belong to the same frame (one refresh sends its dirty areas
 # back to back; the emulator charges no bus time).
 FRAME_GAP_US = 5_000
+# ...but a full refresh comes in subrectangles of whole-width pages, top to bottom, each drawn
+# before it is sent (~22 ms for four pages on the board): until its last page, a gap up to
+# this long does not end the frame.
+REFRESH_GAP_US = 40_000
 CUT_MESSAGES = ("KeyboardInterrupt",)
 
 
@@ -303,13 +307,21 @@ def _decode(
         )
         pending_bytes = 0
 
+    refresh_open = False  # the pixels last sent were whole-width pages above the last one
     for record in records:
         t = int(record["t"])
-        if ("i2c" in record or "pio" in record) and dirty and t - last_event_us > FRAME_GAP_US:
+        gap = REFRESH_GAP_US if refresh_open else FRAME_GAP_US
+        if ("i2c" in record or "pio" in record) and dirty and t - last_event_us > gap:
             close_frame(last_event_us)
+            refresh_open = False
         if "i2c" in record:
             data = bytes.fromhex(record["i2c"])
             oled.write(data)
+            if data[:1] and data[0] & 0x40:
+                refresh_open = (oled.column_start, oled.column_end) == (
+                    0,
+                    127,
+                ) and oled.page_end < 7
             end = int(record["end"])
             i2c.append((t, end, data))
             pending_bytes += len(data)  # as the simulator counts: what writeto was given
