@@ -621,6 +621,11 @@ def test_the_mix_helper_shows_the_pairings_and_the_dice_on_the_ring():
     assert state_of(board)["dice"] == [0, 0, 0, 0]  # a new phase, new dice
 
 
+def test_a_long_hold_opening_the_mix_helper_leaves_the_cursor_on_the_first_die():
+    board = started(SETUP_3 + "press TURN\nhold LEFT 1800")  # its repeats come here
+    assert board.rows()[0] == "Dice▶●- ▲- ♥- ♣-     "
+
+
 def test_the_dice_typed_are_saved_as_one_undo_step():
     board = started(SETUP_3 + "press TURN\nhold LEFT 600\npress UP\npress RIGHT\npress BACK")
     assert state_of(board)["dice"] == [1, 2, 0, 0]  # two dice typed, the others not yet

@@ -50,7 +50,8 @@ class MixScreen(Screen):
         if kind == SHORT and face:
             values[i] = face
             self.cursor = (i + 1) % 4
-        elif key in (keys.LEFT, keys.RIGHT) and kind != SHORT:
+        elif key in (keys.LEFT, keys.RIGHT) and kind == LONG:
+            # held: the cursor moves (not at the repeats: the hold that opened this screen's)
             self.cursor = (i + (1 if key == keys.RIGHT else -1)) % 4
         elif key == keys.TURN and kind == LONG:
             if app.act((rules.DICE, roll(app.now), 0)):
