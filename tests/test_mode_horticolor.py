@@ -49,28 +49,12 @@ GAME = (
     SETUP_3
     + """
 press TURN       # the draft is done: mixes phase 1, P1 active
-hold LEFT 600    # the mix helper: dice 4 6 3 5
-press UP
-press UP
-press UP
-press UP
-press RIGHT
-press UP
-press UP
-press UP
-press UP
-press UP
-press UP
-press RIGHT
-press UP
-press UP
-press UP
-press RIGHT
-press UP
-press UP
-press UP
-press UP
-press UP
+hold LEFT 600    # the mix helper: dice 4 6 3 5, one key each
+press LEFT
+press TURN
+press DOWN
+press OK
+wait 2000        # the pairings read
 press BACK       # the dice saved
 hold RIGHT 600   # P1 validates a card, its bonus: 1 compost; the cursor on P2
 press RIGHT      # P2 validates a card, no bonus
@@ -96,10 +80,11 @@ press RIGHT      # a fourth: all 4
 press UP
 press RIGHT      # refused: all validated
 press TURN       # the round stops: the discards (P3 active)
-press RIGHT
-press RIGHT      # P3 drops 2 of 4
+press LEFT
+press LEFT       # P3 drops 2 of 4 (keeps 2)
 press UP
-press RIGHT      # P2 drops 1 of 3
+press LEFT
+press LEFT       # P2 drops 1 of 3
 press UP
 press RIGHT      # refused: P1 has no card left
 press TURN       # round 2: the draft
@@ -110,7 +95,7 @@ boot
 wait 500
 press TURN       # mixes phase 1, P3 active
 hold LEFT 600
-press OK         # the device rolls the dice
+hold TURN 600    # the device rolls the dice
 press BACK
 press UP
 press RIGHT      # P2 validates 3 of 6
@@ -127,15 +112,12 @@ press UP
 hold RIGHT 1000  # the last with a bonus of 2 compost
 press DOWN
 press RIGHT      # P1 validates one
-press TURN       # the round stops: the discards (P2 active)
-press UP
-press RIGHT
-press RIGHT
-press RIGHT      # P1 drops 3 of 3
+press TURN       # the round stops: the discards (P2 active), P1 drops 3 of 3
 press DOWN
-press DOWN
-press RIGHT
-press RIGHT      # P3 drops 2 of 6
+press LEFT
+press LEFT
+press LEFT
+press LEFT       # P3 drops 2 of 6
 press TURN       # round 3: the draft
 press TURN       # mixes phase 1, P2 active
 press DOWN
@@ -218,7 +200,7 @@ press LEFT
 press OK
 press TURN
 hold LEFT 600
-press OK
+hold TURN 600
 press BACK
 hold RIGHT 600
 hold TURN 600
@@ -411,7 +393,9 @@ def test_discards_give_compost_and_the_kept_cards_carry_over():
         do(engine, hc.VALID, 0, 1)
     do(engine, hc.VALID, 1, 1)
     do(engine, table.NEXT)
-    assert do(engine, hc.DISCARD, 1, 3) is None  # all 3 of P2's others
+    assert engine.state["dc"] == [0, 3, 4]  # at first every card left is to be discarded
+    assert do(engine, hc.DISCARD, 1, 0) is None  # P2 keeps them all
+    assert do(engine, hc.DISCARD, 1, 3) is None  # no: all 3 of P2's others
     assert do(engine, hc.DISCARD, 2, 1) is None  # 1 of P3's 4; 3 kept
     assert do(engine, hc.DISCARD, 2, 5) == "hc_discard_range"
     assert do(engine, table.NEXT) is None
@@ -610,26 +594,45 @@ def test_the_spend_list_and_any_other_mix_refused_when_short():
 
 def test_the_mix_helper_shows_the_pairings_and_the_dice_on_the_ring():
     board = started(SETUP_3 + "press TURN\nhold LEFT 600")
-    keys = "press UP\n" * 4 + "press RIGHT\n" + "press DOWN\n" + "press RIGHT\n"
-    keys += "press UP\n" * 3 + "press RIGHT\n" + "press UP\n" * 5
-    board.script(keys)
+    assert board.rows()[4] == "↑1 →2 ↓3 ←4 OK5 TURN6"  # the keys of the six faces
+    board.script("press LEFT\npress TURN\npress DOWN")  # one key a die: 4, 6, 3
+    assert board.rows()[0] == "Dice ●4 ▲6 ♥3▶♣-     "  # the cursor went on by itself
+    board.script("press OK")  # 5: the last die, the cursor back on the first
     assert board.rows()[:4] == [
-        "Dice ●4 ▲6 ♥3▶♣5     ",
+        "Dice▶●4 ▲6 ♥3 ♣5     ",
         " 10=●4+▲6    8=♥3+♣5 ",
         "  7=●4+♥3   11=▲6+♣5 ",
         "  9=●4+♣5    9=▲6+♥3 ",
     ]
+    board.script("hold LEFT 600")  # held: the cursor back, on the die to fix
+    assert board.rows()[0] == "Dice ●4 ▲6 ♥3▶♣5     "
     leds = board.pixels.leds
     for die, colour in enumerate((1, 3, 0, 2)):  # blue, yellow, red, green: a quarter each
         level = 160 if die == 3 else 40
         assert leds[3 * die : 3 * die + 3] == [dim(COLOURS[colour][0], level)] * 3
+    board.script("press RIGHT\nhold LEFT 600")  # a 2 for green, then back on green
+    assert board.rows()[0] == "Dice ●4 ▲6 ♥3▶♣2     "
     assert state_of(board)["dice"] == [0, 0, 0, 0]  # typed: kept here until BACK
-    board.script("press OK")  # the device rolls: dice from the time of the press
+    board.script("hold TURN 600")  # the device rolls: dice from the time of the press
     dice = state_of(board)["dice"]
     rolls = [roll(t) for t in range(board.now - 200, board.now + 1)]
     assert dice[0] | dice[1] << 3 | dice[2] << 6 | dice[3] << 9 in rolls
     board.script("press BACK\npress TURN")
     assert state_of(board)["dice"] == [0, 0, 0, 0]  # a new phase, new dice
+
+
+def test_a_long_hold_opening_the_mix_helper_leaves_the_cursor_on_the_first_die():
+    board = started(SETUP_3 + "press TURN\nhold LEFT 1800")  # its repeats come here
+    assert board.rows()[0] == "Dice▶●- ▲- ♥- ♣-     "
+
+
+def test_the_dice_typed_are_saved_as_one_undo_step():
+    board = started(SETUP_3 + "press TURN\nhold LEFT 600\npress UP\npress RIGHT\npress BACK")
+    assert state_of(board)["dice"] == [1, 2, 0, 0]  # two dice typed, the others not yet
+    board.script("hold LEFT 600\npress OK\npress OK\npress BACK")  # on from the first die
+    assert state_of(board)["dice"] == [5, 5, 0, 0]
+    board.script("press BACK")
+    assert state_of(board)["dice"] == [1, 2, 0, 0] and board.rows()[4].startswith("Undone: dice")
 
 
 def test_a_roll_depends_only_on_the_time_of_the_press():
@@ -754,7 +757,7 @@ def test_the_whole_game_passes_each_rule_on_the_way():
     assert state["cp"][2] == 2 and rows[4].startswith("Not enough compost")
     state, rows = seen["the round stops: the discards (P3 active)"]
     assert state["ph"] == hc.ROUND_END and rows[0] == "R1 over: discards    "
-    assert rows[3] == "▶♣P3 drop 0/4     C 1"
+    assert rows[3] == "▶♣P3 drop 4/4     C 5"  # every card left to discard at first
     state, rows = seen["round 2: the draft"]
     assert state["nc"] == [4, 6, 6] and state["cp"] == [3, 4, 3]  # 2 + 1 dropped, kept carry
     state, rows = seen["over the 24 tokens: a warning"]
@@ -918,7 +921,7 @@ def test_the_game_recorded_and_its_results_under_micropython(tmp_path):
 @pytest.mark.micropython
 def test_the_mix_helper_idles_without_allocating_under_micropython(tmp_path):
     out = mpy_runner.run_app(
-        SETUP_3 + "press TURN\nhold LEFT 600\npress OK\npress RIGHT\n", tmp_path
+        SETUP_3 + "press TURN\nhold LEFT 600\npress OK\nhold TURN 600\n", tmp_path
     )
     assert out["rows"][0].startswith("Dice ●") and out["idle_growth_bytes"] == 0
 

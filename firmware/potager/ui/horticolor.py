@@ -8,12 +8,11 @@
 # play this round); the header has the round, the mixes phase (! = the round stops after it)
 # and the shared supply left; UP/DOWN a player; RIGHT a card validated, held: with +1 compost
 # (its bonus) and one more each repeat, then the cursor on to the next player; LEFT spend
-# compost (or take a card back), held: the
-# mix helper (dice); TURN ends the phase (the active role passes on), held: the active
-# player's shortage. Round end: each player's
-# discards (LEFT/RIGHT); TURN the next round. Final scoring: each player's points and total
-# (* = the winner so far); RIGHT a player's points; TURN records the result. BACK undo (held:
-# redo), OK the menu (held: help), as in every mode.
+# compost (or take a card back), held: the mix helper (dice); TURN ends the phase (the active
+# role passes on), held: the active player's shortage. Round end: each player's discards (all
+# the cards left at first: LEFT keeps one back); TURN the next round. Final scoring: each
+# player's points and total (* = the winner so far); RIGHT a player's points; TURN records the
+# result. BACK undo (held: redo), OK the menu (held: help), as in every mode.
 #
 # RAM (tests/test_mode_horticolor.py measures it under MicroPython): the board compiles each
 # module in RAM and keeps every distinct name, every string of up to 10 characters and every

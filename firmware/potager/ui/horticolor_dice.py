@@ -1,6 +1,7 @@
 """Horticolor's mix helper: the four dice and the three ways to pair them into two mixes."""
-# The dice are entered (UP/DOWN on the die under the cursor; saved on leaving, one undo step)
-# or rolled by the device (OK);
+# The dice are entered one key a die, the cursor then on the next one (UP 1, RIGHT 2, DOWN 3,
+# LEFT 4, OK 5, TURN 6, as the bottom row says; LEFT/RIGHT held move the cursor; saved on
+# leaving, one undo step) or rolled by the device (TURN held);
 # each pairing shows its two mixes with their sums and the colours (dice) in each: row 0
 # "Dice▶●4 ▲6 ♥3 ♣5", rows 1-3 " 10=●4+▲6    8=♥3+♣5". The ring shows the dice in their
 # colours, a quarter each (the chosen one brighter). A roll is an action carrying the values:
@@ -8,7 +9,7 @@
 
 from potager.core import keys
 from potager.core.games import horticolor as rules
-from potager.core.gestures import REPEAT, SHORT
+from potager.core.gestures import LONG, SHORT
 from potager.ui.screens import Screen
 from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, right
 
@@ -34,8 +35,8 @@ def tag(dice, i):
 
 class MixScreen(Screen):
     # The dice typed are kept here and saved as one action when leaving (BACK): one undo step.
-    HELP: tuple = (("←→", "hc.help_die"), ("↑↓", "hc.help_value"), ("OK", "hc.help_roll"))
-    HELP += (("BACK", "h.back"),)
+    HELP: tuple = (("↑→↓←", "hc.help_value"), ("OK", "hc.help_five"), ("TURN", "hc.help_six"))
+    HELP += (("←~→~", "hc.help_die"), ("TURN~", "hc.help_roll"), ("BACK", "h.back"))
 
     def __init__(self, app):
         self.cursor = 0
@@ -44,15 +45,15 @@ class MixScreen(Screen):
     def on_key(self, app, key, kind):
         values = self.dice
         i = self.cursor
-        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
+        # a die's value from its key (the faces in the order of the bottom row), then the next
+        face = (1, 3, 4, 2, 5, 0, 6)[key]  # UP, DOWN, LEFT, RIGHT, OK, BACK, TURN
+        if kind == SHORT and face:
+            values[i] = face
+            self.cursor = (i + 1) % 4
+        elif key in (keys.LEFT, keys.RIGHT) and kind == LONG:
+            # held: the cursor moves (not at the repeats: the hold that opened this screen's)
             self.cursor = (i + (1 if key == keys.RIGHT else -1)) % 4
-        elif key in (keys.UP, keys.DOWN) and kind in (SHORT, REPEAT):
-            # 1..6 round; from "-" (not entered) UP gives 1 and DOWN 6
-            if key == keys.UP:
-                values[i] = values[i] % 6 + 1
-            else:
-                values[i] = (values[i] + 4) % 6 + 1 if values[i] else 6
-        elif key == keys.OK and kind == SHORT:
+        elif key == keys.TURN and kind == LONG:
             if app.act((rules.DICE, roll(app.now), 0)):
                 self.dice = list(app.engine.state["dice"])
         elif key == keys.BACK and kind == SHORT:

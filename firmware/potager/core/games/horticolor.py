@@ -20,7 +20,7 @@
 #   sh  1: a shortage was taken this mixes phase
 #   cp  compost tokens per player              vc  validated cards per player (the game)
 #   vr  validated this round                   nc  cards in play this round (kept + 4)
-#   dc  cards discarded at the round end       dice  the 4 dice: blue, yellow, red, green
+#   dc  discarded at the round end (all left)  dice  the 4 dice: blue, yellow, red, green
 #   fp  final points: card points, Synergy, Earthworms of each player in turn
 
 from potager.core import table
@@ -98,7 +98,8 @@ def new(players, colours, first=0, quick=False):
 
 
 # TURN: the draft is over; a mixes phase is over (the active role passes on; when someone
-# has validated all their visible cards the round stops); the discards are done.
+# has validated all their visible cards the round stops, each card not validated set to be
+# discarded, the players keep some back); the discards are done.
 def turn(state, seconds):
     n = state["n"]
     if state["ph"] == DRAFT:
@@ -112,6 +113,9 @@ def turn(state, seconds):
                 state["ph"] = ROUND_END if state["rnd"] < 3 else FINAL
                 state["mx"] -= 1
                 break
+        if state["ph"] == ROUND_END:  # the usual choice first: every card left discarded
+            for p in range(n):
+                state["dc"][p] = state["nc"][p] - state["vr"][p]
     elif state["ph"] == ROUND_END:
         for p in range(n):
             state["cp"][p] = min(state["cp"][p] + state["dc"][p], 99)
