@@ -62,8 +62,8 @@ class SpeciesScreen(Screen):
             Screen.on_key(self, app, key, kind)
         app.changed()
 
-    def choose(self, app, step, hops):
-        # The value under the cursor `hops` hands down (step 1) or up (-1), then one by one past
+    def choose(self, app, step, count):
+        # The value under the cursor `count` hands down (step 1) or up (-1), then one by one past
         # full hands; "nobody" sits between the last player and the first. One undo step.
         state = app.engine.state
         n = state["n"]
@@ -79,8 +79,8 @@ class SpeciesScreen(Screen):
         for _ in range(n + 1):
             state = app.engine.state  # (a refusal may have rebuilt it)
             h = state["h"]
-            p = (p + 1 + step * hops) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
-            hops = 1
+            p = (p + 1 + step * count) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
+            count = 1  # (a name the framework has already: no new qstr)
             out = [] if found < 0 else [(arboretum.HAND, s * 4 + found, h[s * n + found] ^ b)]
             if p >= 0:
                 out.append((arboretum.HAND, s * 4 + p, h[s * n + p] | b))
