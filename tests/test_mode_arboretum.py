@@ -97,10 +97,13 @@ class Walk:
             self.give(p)
         if paths:
             self.lines.append("press OK")  # the paths, first who may score first
+            start = 2 if any(hands) else 0  # a path starts at 2 cards when somebody holds some
             for p in sorted(paths):
+                if not paths[p] and start:
+                    self.lines.append("press LEFT")  # 2 cards, none
                 if paths[p]:
                     cards, pure, first, last = paths[p]
-                    self.lines += ["press RIGHT"] * (cards - 1)  # none, 2, 3...
+                    self.lines += ["press RIGHT"] * (cards - max(start, 1))  # none, 2, 3...
                     row = 0
                     for r, flag in ((1, not pure), (2, first), (3, last)):  # "all": yes
                         if flag:
@@ -456,6 +459,36 @@ def test_a_card_slides_from_hand_to_hand_one_undo_step_each():
     assert rows_of(board)[4] == "Undone: ♣P3 Oak"
 
 
+def test_a_held_slide_goes_two_hands_at_once_as_one_undo_step():
+    board = started("press RIGHT\n")  # Oak, the 1
+    undo = board.app.snapshot()["undo"]
+    board.script("hold DOWN 600")  # nobody -> P2 in one press
+    assert board.app.engine.state["h"][:3] == [0, 1, 0]
+    assert board.app.snapshot()["undo"] == undo + 1  # one step, not two
+    board.script("hold UP 600")  # P2 -> nobody (past P1)
+    assert board.app.engine.state["h"][:3] == [0, 0, 0]
+    board.script("hold DOWN 1000")  # held on: two hands, then one more (P3)
+    assert board.app.engine.state["h"][:3] == [0, 0, 1]
+    board.script("press BACK\npress BACK\npress BACK")  # to the list, where BACK undoes
+    assert board.app.engine.state["h"][:3] == [0, 0, 0]  # the two steps of that hold
+    assert rows_of(board)[4] == "Undone: ●P2 Oak"  # the last undone: nobody -> P2
+    board = started("press RIGHT\n", "press RIGHT\n")  # 4 players
+    board.script("hold UP 600")  # nobody -> P4 -> P3
+    assert board.app.engine.state["h"][:4] == [0, 0, 1, 0]
+
+
+def test_a_held_slide_onto_a_full_hand_goes_on_past_it():
+    board = started("press RIGHT\nhold RIGHT 600\n")  # Willow
+    walk = Walk(col=0)
+    for v in range(7):  # P2: 7 Willows
+        walk.go(v)
+        walk.give(1)
+    walk.go(7)
+    board.script(walk.text() + "hold DOWN 600")  # the 8: past P2 (full) to P3
+    assert ar.held(board.app.engine.state, 1)[2] == [8]
+    assert rows_of(board)[4] == "●P2 has 7 cards"
+
+
 def test_the_why_of_ties_and_nobody():
     board = started("press DOWN\npress DOWN\npress RIGHT\n")  # Jacaranda
     board.script("press LEFT")  # straight to the why column
@@ -509,6 +542,19 @@ def test_the_path_is_scored_as_it_is_built():
     assert rows_of(board)[1].endswith("19")
     board.script("press BACK")
     assert rows_of(board)[1] == "▶Oak     ♥19● ?♣ ?"
+
+
+def test_a_path_starts_at_2_cards_when_somebody_holds_the_species():
+    board = started("press RIGHT\npress DOWN\npress OK\n")  # Oak: P1 holds the 1
+    assert rows_of(board)[:2] == ["♥P1 Oak           = 2", "▶Cards             2"]
+    board.script("press LEFT")  # none: no path
+    assert rows_of(board)[:2] == ["♥P1 Oak           = 0", "▶Cards          none"]
+    board.script("press RIGHT\npress RIGHT\npress OK")  # 3 cards, saved
+    assert board.app.engine.state["pa"][0] == 3 + 16
+    board.script("hold LEFT 600\npress OK")  # (Willow opened) back to Oak: the path as entered
+    assert rows_of(board)[1] == "▶Cards             3"
+    board.script("press LEFT\npress LEFT\npress OK\npress OK")  # none saved; opened again
+    assert board.app.engine.state["pa"][0] == 0 and rows_of(board)[1] == "▶Cards          none"
 
 
 def test_a_long_path_is_entered_top_to_bottom_and_a_half_built_one_is_no_entry():
@@ -590,7 +636,7 @@ def test_end_game_waits_for_every_path_then_for_the_tie_break():
     assert rows_of(board)[4] == "Paths still to enter"
     assert board.app.snapshot()["screen"] == "GameScreen" and board.app.screen().cursor == 0
     # every path: none for all, but a 2-card path for P1 and P2 in Willow: 2 = 2
-    script = "press RIGHT\npress OK\npress OK\n"  # Oak: P1 only; then Willow opens
+    script = "press RIGHT\npress OK\npress LEFT\npress OK\n"  # Oak: P1 only, 2 cards: none
     for s in range(1, 8):
         script += "press OK\n"
         for p in range(3):

@@ -46,6 +46,7 @@ a.species_count=species
 a.hint_totals=OK: end the game
 a.help_open_row=open the row
 a.help_player=move the card
+a.help_skip_hand=skips a hand
 a.help_column=value / why
 a.help_toggle=the paths
 a.help_species=other species

@@ -47,6 +47,7 @@ a.species_count=espèces
 a.hint_totals=OK : fin de partie
 a.help_open_row=ouvrir la ligne
 a.help_player=passer la carte
+a.help_skip_hand=saute une main
 a.help_column=valeur/pourquoi
 a.help_toggle=les sentiers
 a.help_species=autre espèce

@@ -6,15 +6,16 @@
 # column (LEFT from the first value goes there at once), where the values give way to why each
 # player may score or not ("highest", "tied", "nobody", "lower", "8 is 0"). UP/DOWN move the
 # value under the cursor from hand to hand (nobody, the first player... the last, nobody: the
-# card slides down or up the rows), one undo step each; a full hand (7 cards) is passed over
-# with the reason said. OK enters the paths of those who may score, one after the other
+# card slides down or up the rows), one undo step each; held, two hands at once (the second
+# player's card in one press), then on one by one; a full hand (7 cards) is passed over with
+# the reason said. OK enters the paths of those who may score, one after the other
 # (PathScreen); once none is left to enter, the next species opens by itself (after the last,
 # the totals). Hold LEFT/RIGHT: the previous/next species. The ring lights the seats that may
 # score.
 
 from potager.core import keys
 from potager.core.games import arboretum
-from potager.core.gestures import LONG, REPEAT, SHORT
+from potager.core.gestures import LONG, SHORT
 from potager.ui import view
 from potager.ui.arboretum import label, lit
 from potager.ui.screens import ListScreen, Screen
@@ -24,6 +25,7 @@ from potager.ui.view import COLS, fit, player_tag, right, split
 class SpeciesScreen(Screen):
     HELP: tuple = (
         ("↑↓", "a.help_player"),
+        ("↑↓~", "a.help_skip_hand"),
         ("←→", "a.help_column"),
         ("OK", "a.help_toggle"),
         ("←→~", "a.help_species"),
@@ -40,9 +42,9 @@ class SpeciesScreen(Screen):
 
     def on_key(self, app, key, kind):
         state = app.engine.state
-        if key in (keys.UP, keys.DOWN) and kind in (SHORT, REPEAT):
-            if self.col < 8:
-                self.choose(app, 1 if key == keys.DOWN else -1)
+        if key in (keys.UP, keys.DOWN):
+            if self.col < 8:  # held: two hands at once (LONG), then one by one (REPEAT)
+                self.choose(app, 1 if key == keys.DOWN else -1, 2 if kind == LONG else 1)
         elif key in (keys.LEFT, keys.RIGHT):
             step = 1 if key == keys.RIGHT else -1
             if kind == SHORT:
@@ -60,9 +62,9 @@ class SpeciesScreen(Screen):
             Screen.on_key(self, app, key, kind)
         app.changed()
 
-    def choose(self, app, step):
-        # The value under the cursor to the next hand down (step 1) or up (-1); "nobody" sits
-        # between the last player and the first.
+    def choose(self, app, step, count):
+        # The value under the cursor `count` hands down (step 1) or up (-1), then one by one past
+        # full hands; "nobody" sits between the last player and the first. One undo step.
         state = app.engine.state
         n = state["n"]
         s = self.s
@@ -77,7 +79,8 @@ class SpeciesScreen(Screen):
         for _ in range(n + 1):
             state = app.engine.state  # (a refusal may have rebuilt it)
             h = state["h"]
-            p = (p + 1 + step) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
+            p = (p + 1 + step * count) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
+            count = 1  # (a name the framework has already: no new qstr)
             out = [] if found < 0 else [(arboretum.HAND, s * 4 + found, h[s * n + found] ^ b)]
             if p >= 0:
                 out.append((arboretum.HAND, s * 4 + p, h[s * n + p] | b))
@@ -150,7 +153,9 @@ def first(state, s, player=-1):
 
 
 class PathScreen(ListScreen):
-    # A player's best path of one species: cards (none, 2-8), all of the species? (yes unless
+    # A player's best path of one species: cards (none, 2-8; first 2 when somebody holds the
+    # species, as the right to score then mostly comes with a path, else none: with nobody
+    # holding it, all may score, mostly without a path), all of the species? (yes unless
     # changed: it counts from 4 cards), starts with a 1?, ends with an 8?, in any order (top to
     # bottom too: 7 or 8 cards before their 1 and 8); the points on row 0 follow each change
     # ("?" while too long for rising values). The entry is kept here and saved by OK as one
@@ -169,8 +174,11 @@ class PathScreen(ListScreen):
         ListScreen.__init__(self)
         self.s = s
         self.player = player
-        code = state["pa"][s * state["n"] + player]
-        self.code = 16 if code < 0 else code | (16 if code & 15 < 4 else 0)
+        n = state["n"]
+        code = state["pa"][s * n + player]
+        if code < 0:  # not entered yet: 2 cards if somebody holds the species, else none
+            code = 2 if any(state["h"][s * n : s * n + n]) else 0
+        self.code = code | (16 if code & 15 < 4 else 0)
 
     def title(self, app):
         text = (

@@ -15,7 +15,7 @@ from potager.ui.view import COLS, CURSOR, fit, player_tag, right, split
 
 class TotalsScreen(ListScreen):
     HELP: tuple = (
-        ("↑↓", "a.help_player"),
+        ("↑↓", "h.move"),
         ("←→", "a.help_tiebreak"),
         ("OK", "a.help_end_game"),
         ("BACK", "h.back"),
