@@ -198,7 +198,7 @@ def test_any_actions_keep_every_invariant_and_undo_replays_exactly(players, opt,
 
 # ---------------------------------------------------------------------- on the device
 NEW = "press DOWN\npress OK\npress DOWN\npress OK\n"  # English, Diced Tomatoes setup
-FIELD = {"tomato": 3, "overdose": 4, "golden": 5, "vine": 6}
+FIELD = {"tomato": 1, "overdose": 2, "golden": 3, "vine": 4}  # then first, last player
 
 
 def started(players=4, first=0, **options):
@@ -207,7 +207,7 @@ def started(players=4, first=0, **options):
     board.script(NEW + ("press LEFT\n" * (4 - players) if players < 4 else ""))
     board.script("press RIGHT\n" * (players - 4) if players > 4 else "")
     if first:
-        board.script("press DOWN\n" + "press RIGHT\n" * first + "press UP\n")
+        board.script("press DOWN\n" * 5 + "press RIGHT\n" * first + "press UP\n" * 5)
     for name in options:
         board.script("press DOWN\n" * FIELD[name] + "press RIGHT\n" + "press UP\n" * FIELD[name])
     board.script("press OK")  # OK on any field starts
@@ -220,37 +220,39 @@ def state(board):
 
 
 def harvest(board, seed=None, black=0, gold=0):
-    """→ on the player under the cursor, the seed (←→), black dice (↓), gold dice (↑), OK."""
-    board.script("press RIGHT")
-    slot = board.app.screen().slot
-    if seed is not None:
-        board.script("press RIGHT\n" * ((seed - slot) % 6))
-    board.script("press DOWN\n" * black + "press UP\n" * gold + "press OK")
+    """→ on the player under the cursor, black dice (↓), gold dice (↑), the seed (→), OK."""
+    board.script("press RIGHT\n" + "press DOWN\n" * black + "press UP\n" * gold)
+    if seed is not None:  # (the dice moved the seed from its slot's number)
+        board.script("press RIGHT\n" * ((seed - board.app.screen().values[0]) % 6))
+    board.script("press OK")
 
 
 def test_setup_lists_the_variants_and_the_last_player():
     board = PureBoard()
-    board.script(NEW + "press DOWN\npress RIGHT")  # first player P2
+    board.script(NEW + "press DOWN")  # the variants first: Tomato Dice one DOWN away
     rows = board.rows()
     assert rows[0].startswith("Diced Tomatoes")
-    assert rows[2] == "▶First player     P2 "
-    assert rows[3] == " Last player      P1 "
-    board.script("press DOWN\npress RIGHT\npress DOWN")  # moving the last player moves both
-    assert board.rows()[2] == " First player     P3 "
-    board.script("press DOWN\npress DOWN\npress DOWN")
-    assert [r[1:].split()[0:2] for r in board.rows()[1:5]] == [
-        ["Tomato", "Dice"], ["Karma", "Overdose"], ["Golden", "Sun"], ["Dice", "bonus"]
+    assert [r[1:].split()[0:2] for r in board.rows()[2:5]] == [
+        ["Tomato", "Dice"], ["Karma", "Overdose"], ["Golden", "Sun"]
     ]  # fmt: skip
+    assert rows[2] == "▶Tomato Dice     off "
+    board.script("press DOWN\npress DOWN\npress DOWN")
     assert board.rows()[4] == "▶Dice bonus    per 3 "
     board.script("press RIGHT")
     assert board.rows()[4] == "▶Dice bonus per vine "
+    board.script("press DOWN\npress RIGHT")  # first player P2
+    assert board.rows()[4] == "▶First player     P2 "
+    board.script("press DOWN")
+    assert board.rows()[4] == "▶Last player      P1 "
+    board.script("press RIGHT\npress UP")  # moving the last player moves both
+    assert board.rows()[4] == "▶First player     P3 "
 
 
 def test_solo_refuses_karma_overdose_with_a_message():
     board = PureBoard()
     board.script(NEW + "press LEFT\npress LEFT\npress LEFT")  # 1 player
-    board.script("press DOWN\npress DOWN\npress DOWN\npress DOWN\npress RIGHT")
-    assert board.rows()[0].startswith("Solo: no Overdose")  # the cursor is on the bottom row
+    board.script("press DOWN\npress DOWN\npress RIGHT")
+    assert board.rows()[4].startswith("Solo: no Overdose")  # never over the cursor's row
     assert board.pixels.leds[0] == 0x3C0000  # the red flash
 
 
@@ -284,13 +286,32 @@ def test_a_3_in_slot_3_earns_4_under_tomato_dice_on_screen():
 
 def test_a_1_with_a_black_die_is_uprooted_not_harvested():
     board = started()
-    board.script("press RIGHT\npress DOWN")  # seed 1 (slot 1), a black die (DOWN)
+    board.script("press RIGHT\npress DOWN\npress LEFT")  # a black die (DOWN), seed 1 (LEFT)
+    assert board.rows()[1] == " Seed die          1 "
     assert board.rows()[4].startswith("Rotten <1: uprooted")  # said before OK
     board.script("press OK")
     assert state(board)["hv"][0] == []
     assert board.app.snapshot()["screen"] == "Form"  # still on the form, to fix the dice
     assert board.rows()[4].startswith("Rotten <1: uprooted")
     assert board.pixels.leds[5] == 0x3C0000
+
+
+def test_the_seed_goes_with_the_dice_until_moved_and_a_hold_moves_it_by_3():
+    board = started(tomato=True)
+    board.script("press RIGHT\npress DOWN")  # slot 1 and a black die: seed 2 - 1 = 1, a star
+    rows = board.rows()
+    assert rows[1] == " Seed die          2 " and rows[2] == " Black dice        1 "
+    assert rows[4].startswith("Value 1 *+6")
+    board.script("press DOWN\npress DOWN\npress DOWN")  # a vine holds 4 dice
+    assert board.app.screen().values == [4, 3, 0]
+    board.script("press UP")  # (a black die back: the seed with it)
+    assert board.app.screen().values == [3, 2, 0]
+    board.script("hold RIGHT 600")  # seed 3 + 3: 6, moved by hand
+    assert board.app.screen().values == [6, 2, 0]
+    board.script("press UP\nhold LEFT 600")  # the dice no longer move it; held: 6 - 3
+    assert board.app.screen().values == [3, 1, 0]
+    board.script("hold LEFT 600\npress OK")  # 3 - 3 wraps round to 6: a vine of 5
+    assert state(board)["hv"][0] == [5]
 
 
 def test_golden_sun_offers_gold_dice_and_refuses_an_overripe_vine():
@@ -375,22 +396,26 @@ def test_third_without_overdose_is_refused():
     assert board.rows()[4].startswith("Karma Overdose is off")
 
 
-def test_dice_not_placed_remind_the_next_player():
+def test_dice_not_placed_go_with_the_turn_one_more_every_repeat_of_the_hold():
     board = started()
-    board.script("hold LEFT 600")  # one die not placed at each hold
-    assert state(board)["held"] == 1
-    board.script("hold LEFT 600")
-    assert state(board)["held"] == 2
-    assert board.rows()[4].startswith("♥P1 2 dice → ●P2")
-    board.script("press BACK")  # undone: one die
-    assert state(board)["held"] == 1 and board.rows()[4].startswith("Undone: ♥P1 2 dice →")
-    board.script("hold LEFT 600\nhold LEFT 600\nhold LEFT 600")  # 3 + 0 rolled at most
+    board.script("hold LEFT 600")  # a die not placed, and the turn goes on
+    assert (state(board)["act"], state(board)["extra"], state(board)["held"]) == (1, 1, 0)
+    assert board.rows()[4].startswith("●P2 rolls 3+1 dice")
+    board.script("press BACK")  # one undo step: the die and the handover
+    assert (state(board)["act"], state(board)["extra"], state(board)["held"]) == (0, 0, 0)
+    assert board.rows()[4].startswith("Undone: ♥P1 1 dice →")
+    board.script("wait 3000\nhold LEFT 1000")  # held on: 2 dice
+    assert (state(board)["act"], state(board)["extra"]) == (1, 2)
+    assert board.rows()[4].startswith("●P2 rolls 3+2 dice")
+    board.script("press BACK")  # still one step
+    assert (state(board)["act"], state(board)["extra"], len(board.app.engine.log)) == (0, 0, 0)
+    board.script("hold LEFT 2200")  # 3 + 0 rolled at most
     assert board.rows()[4].startswith("More than were rolled")
-    assert state(board)["held"] == 3
-    board.script("press OK\n" + "press DOWN\n" * 2 + "press OK")  # the menu's form: any count
-    assert board.rows()[2].strip() == "← 3 →"
-    board.script("press LEFT\npress OK")
-    assert state(board)["held"] == 2
+    assert (state(board)["act"], state(board)["extra"], len(board.app.engine.log)) == (1, 3, 2)
+    board.script("press BACK\npress OK\n" + "press DOWN\n" * 2 + "press OK")  # the menu's form
+    assert board.rows()[2].strip() == "← 0 →"
+    board.script("press RIGHT\npress RIGHT\npress OK")  # any count, the turn not handed over
+    assert (state(board)["act"], state(board)["held"]) == (0, 2)
     board.script("wait 3000")
     assert board.rows()[4].startswith("♥P1 2 dice → ●P2")
     board.script("press TURN\nwait 3000")
@@ -549,7 +574,7 @@ def test_a_power_cut_in_the_middle_resumes_the_game():
     board = started(tomato=True)
     board.script("press DOWN")
     harvest(board, 2)
-    board.script("hold LEFT 600\npress RIGHT\npress OK\npress TURN\nwait 2500")
+    board.script("press RIGHT\npress OK\nhold LEFT 600\nwait 2500")  # a die not placed: P2
     saved = clone(state(board))
     board.script("power-cut\nwait 500\nboot")
     assert state(board) == saved
@@ -648,15 +673,15 @@ def test_texts_fit_where_they_are_shown_and_use_the_font():
 GAME = (
     "wait 300\n"
     + NEW
-    + "press DOWN\npress DOWN\npress DOWN\npress RIGHT\n"  # Tomato Dice
+    + "press DOWN\npress RIGHT\n"  # Tomato Dice
     + "press OK\n"
     + "press RIGHT\npress OK\n"  # P1 slot 1 = 1*
     + "press TURN\npress UP\npress RIGHT\npress RIGHT\npress OK\n"  # P2 fills P1's slot 2 = 3
     + "press LEFT\npress OK\n"  # P2 spends 1
-    + "hold LEFT 600\n"  # P2: a die not placed
-    + "press TURN\npress RIGHT\npress OK\n"  # P3 slot 1 = 1*
-    + "press TURN\npress RIGHT\npress DOWN\npress RIGHT\npress RIGHT\n"
-    + "press OK\n"  # P4: seed 3 and a black die: slot 1 = 2
+    + "hold LEFT 600\n"  # P2: a die not placed, and the turn goes on
+    + "press RIGHT\npress OK\n"  # P3 slot 1 = 1*
+    + "press TURN\npress RIGHT\npress DOWN\npress RIGHT\n"
+    + "press OK\n"  # P4: a black die (the seed 2 with it), seed 3: slot 1 = 2
     + "wait 3000\npower-cut\nwait 500\nboot\nwait 500\n"
     + "press TURN\n"
     + "press RIGHT\npress OK\npress RIGHT\npress OK\npress RIGHT\npress OK\n"

@@ -15,8 +15,8 @@
 
 from potager.core import keys, registry
 from potager.core.games import diced_tomatoes as dt
-from potager.core.gestures import LONG, SHORT
-from potager.core.table import next_in
+from potager.core.gestures import LONG, REPEAT, SHORT
+from potager.core.table import NEXT, next_in
 from potager.ui import table
 from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, player_tag, right
 
@@ -28,24 +28,25 @@ def default_setup():
 
 
 def setup_fields(app, values):
-    # players, first and last player, the four options, then a colour per player
+    # players, the four options (Tomato Dice, the variant most played, one DOWN away), first
+    # and last player, then a colour per player
     out = table.setup_fields(app, values)
-    out.insert(2, (app.tr("dt.last_player"), table.label(app, values, -1)))
     for i in range(4):
         on = values["opt"] >> i & 1
         text = app.tr("dt.per_vine_" + str(on)) if i == 3 else app.tr("on" if on else "off")
-        out.insert(3 + i, (app.tr("dt.option_no_" + str(i)), text))
+        out.insert(1 + i, (app.tr("dt.option_no_" + str(i)), text))
+    out.insert(6, (app.tr("dt.last_player"), table.label(app, values, -1)))
     return out
 
 
 def setup_change(values, field, delta):
-    if 3 <= field < 7:
-        if field == 4 and values["players"] == 1:
+    if 1 <= field < 5:
+        if field == 2 and values["players"] == 1:
             return "dt_solo_no_overdose"
-        values["opt"] ^= 1 << (field - 3)
+        values["opt"] ^= 1 << (field - 1)
         return None
     # the last player is the one before the first: moving either moves both
-    field = 1 if field == 2 else field - 5 if field > 6 else field
+    field = 1 if field in (5, 6) else field - 5 if field > 6 else field
     reason = table.setup_change(values, field, delta, 1, 6)
     if values["players"] == 1:
         values["opt"] &= 13  # no Karma Overdose in solo
@@ -144,6 +145,7 @@ class GameScreen(table.GameScreen):
     def __init__(self, app):
         self.cursor = self.act = app.engine.state["act"]
         self.sub = None  # a sub-screen to open at the next tick (asked from the menu)
+        self.count = self.mark = 0  # the hold of ← going on: dice not placed, its revision
         # the framework's menu and help, compiled now while RAM is in few pieces: opened
         # later, in the middle of a game, it may not find room
         registry.load("potager.ui.menu")
@@ -158,12 +160,27 @@ class GameScreen(table.GameScreen):
             self.open(
                 app, "diced_tomatoes_harvest" if key == keys.RIGHT else "diced_tomatoes_spend"
             )
-        elif key == keys.LEFT and kind == LONG:
-            # one more die the active player could not place (the menu's form sets any count)
-            if state["end"]:
-                app.refuse("dt_game_is_over")
+        elif key == keys.LEFT and kind in (LONG, REPEAT):
+            # held: the dice the active player could not place, one more every 0.4 s, go on
+            # with the turn (the next player rolls 3 + them); the whole hold is one undo step,
+            # the last one replaced by one with a die more (the menu's form: without TURN)
+            if kind == LONG:
+                self.count = 0
+                if state["end"]:
+                    app.refuse("dt_game_is_over")
+                    return True
+                self.seconds = app.clock.turn_seconds(app.now)  # the turn's, kept
+                found = state["held"] + 1
+            elif self.count and app.engine.revision == self.mark:
+                found = self.count + 1
+                app.engine.undo()
             else:
-                app.act((dt.CARRY, state["held"] + 1, 0))
+                return True  # refused at the start, or another key came in between
+            if self.turn(app, key, kind, found):
+                self.count = found
+            elif self.count:  # more than were rolled: the count before stays
+                self.turn(app, key, kind, self.count)
+            self.mark = app.engine.revision
         elif key == keys.RIGHT and kind == LONG:
             if app.act((dt.THIRD, 0, 0)):  # a die on an opponent's vine: 1/3 of a heart
                 found = state["th"][p]
@@ -178,17 +195,27 @@ class GameScreen(table.GameScreen):
         elif key == keys.OK and kind == SHORT:
             app.push(sub("diced_tomatoes_menu").screen(app, self))
         else:
-            k = state["ka"][p] - 6
-            end = state["end"]
-            found = table.GameScreen.on_key(self, app, key, kind)
-            state = app.engine.state
-            if key == keys.TURN and state["act"] != p and k > 0:
-                app.say(player_tag(state, p) + " " + label(app, "dt.karma_lost", k))
-            if state["end"] and not end and app.screen() is self:
-                self.open(app, "diced_tomatoes_end")
-            return found
+            return self.turn(app, key, kind, -1)
         app.changed()
         return True
+
+    def turn(self, app, key, kind, count):
+        # the table's keys (count -1), or a handover with `count` dice not placed: the Karma
+        # above 6 lost is said, and a game that ends here goes on to the final score
+        state = app.engine.state
+        p = state["act"]
+        k = state["ka"][p] - 6
+        end = state["end"]
+        if count < 0:
+            found = table.GameScreen.on_key(self, app, key, kind)
+        else:
+            found = app.act([(dt.CARRY, count, 0), (NEXT, self.seconds, 0)])
+        state = app.engine.state
+        if key != keys.BACK and state["act"] != p and k > 0:
+            app.say(player_tag(state, p) + " " + label(app, "dt.karma_lost", k))
+        if state["end"] and not end and app.screen() is self:
+            self.open(app, "diced_tomatoes_end")
+        return found
 
     def follow(self, app):
         state = app.engine.state

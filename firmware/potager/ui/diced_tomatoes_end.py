@@ -1,13 +1,13 @@
 # Diced Tomatoes: the final score. Asks only what the device cannot know, the dice left on each
-# player's unfinished vines (←→, held ±3; OK: the next player), kept here and saved as one
-# undo step by OK on the last player, before the question to record the game; shows every
-# total, the leaders (*), the breakdown of the player under the cursor (solo: the goal, won or
-# lost).
+# player's unfinished vines (←→, held ±3 then ±1 every 0.4 s; OK: the next player), kept here
+# and saved as one undo step by OK on the last player, before the question to record the game;
+# shows every total, the leaders (*), the breakdown of the player under the cursor (solo: the
+# goal, won or lost).
 # RAM: see potager.ui.diced_tomatoes.
 
 from potager.core import history, keys
 from potager.core.games import diced_tomatoes as dt
-from potager.core.gestures import LONG, SHORT
+from potager.core.gestures import LONG, REPEAT, SHORT
 from potager.ui.diced_tomatoes import label
 from potager.ui.screens import ConfirmScreen, ListScreen
 from potager.ui.view import COLS, fit, menu_rows, player_tag, right
@@ -41,6 +41,7 @@ class Form(ListScreen):
     def __init__(self, state):
         ListScreen.__init__(self)
         self.values = list(state["dv"])  # the dice entered, saved by OK on the last player
+        self.held = False  # a hold of ←→ begun here (not one that ended the game)
 
     def state(self, app):
         # the game as it would be with the dice entered
@@ -72,9 +73,11 @@ class Form(ListScreen):
         return out
 
     def on_key(self, app, key, kind):
-        if key in (keys.LEFT, keys.RIGHT) and kind in (SHORT, LONG):
-            # held: a bonus's worth at once (3 dice), or one vine with the per-vine bonus
-            step = 1 if kind == SHORT or app.engine.state["opt"] & 8 else 3
+        if key in (keys.LEFT, keys.RIGHT) and (kind != REPEAT or self.held):
+            # held: a bonus's worth at once (3 dice), or one vine with the per-vine bonus, then
+            # one more at each repeat
+            self.held = kind != SHORT
+            step = 3 if kind == LONG and not app.engine.state["opt"] & 8 else 1
             v = self.values[self.cursor] + (step if key == keys.RIGHT else -step)
             if v < 0 or v > (3 if app.engine.state["opt"] & 8 else 9):
                 app.refuse("dt_dice_out_of_range")

@@ -1,6 +1,8 @@
-# Diced Tomatoes: the harvest form. A vine of 4 dice: its seed die (LEFT/RIGHT, from its slot's
-# number: a star), black dice (DOWN: one more, the value one lower) and, under Golden Sun, gold
-# dice (UP: one more; UP and DOWN take back a die of the other colour first); the bottom row
+# Diced Tomatoes: the harvest form. A vine of 4 dice: its seed die (LEFT/RIGHT, held ±3; from
+# its slot's number: a star), black dice (DOWN: one more, the value one lower) and, under Golden
+# Sun, gold dice (UP: one more; UP and DOWN take back a die of the other colour first). Until
+# LEFT/RIGHT move it, the seed goes with the dice so that the value stays the star's (a black
+# die on a seed one above its slot is the common way to a star); the bottom row
 # shows what OK would do: the value, a star, the Karma gained, or why the vine is uprooted
 # instead (the reducer itself is asked, on a copy of the state). TURN harvests and hands over.
 # RAM: see potager.ui.diced_tomatoes.
@@ -8,7 +10,7 @@
 from potager.core import keys
 from potager.core.engine import clone
 from potager.core.games import diced_tomatoes as dt
-from potager.core.gestures import SHORT
+from potager.core.gestures import LONG, SHORT
 from potager.ui.diced_tomatoes import label
 from potager.ui.screens import ListScreen
 from potager.ui.view import COLS, fit, menu_rows, player_tag, split
@@ -21,6 +23,7 @@ def screen(app, game_screen):
 class Form(ListScreen):
     HELP: tuple = (
         ("←→", "dt.help_seed"),
+        ("←→~", "dt.help_seed_three"),
         ("↓", "dt.help_black"),
         ("↑", "dt.help_gold"),
         ("OK", "dt.help_harvest"),
@@ -33,6 +36,7 @@ class Form(ListScreen):
         self.player = player
         self.slot = len(state["hv"][player]) + 1
         self.values = [self.slot, 0, 0]  # seed die (its slot's number: a star), black, gold
+        self.held = False  # the seed moved by ←→: the dice no longer move it
 
     def items(self, app):
         out = []
@@ -42,9 +46,11 @@ class Form(ListScreen):
         return out
 
     def on_key(self, app, key, kind):
-        if key in (keys.LEFT, keys.RIGHT) and kind == SHORT:
+        if key in (keys.LEFT, keys.RIGHT) and kind in (SHORT, LONG):
             v = self.values
-            v[0] = (v[0] + (1 if key == keys.RIGHT else -1) - 1) % 6 + 1
+            step = 1 if kind == SHORT else 3  # held: 3 faces at once (1 4, 2 5, 3 6)
+            v[0] = (v[0] + (step if key == keys.RIGHT else -step) - 1) % 6 + 1
+            self.held = True
         elif key in (keys.UP, keys.DOWN) and kind == SHORT:
             self.dice(app, 2 if key == keys.UP else 1)
         elif key == keys.TURN and kind == SHORT:
@@ -69,6 +75,8 @@ class Form(ListScreen):
             app.refuse("dt_four_dice_a_vine")  # the seed and 3 more dice make a vine
         else:
             v[i] += 1
+        if not self.held:  # the seed untouched: the value stays the slot's number (a star)
+            v[0] = min(max(self.slot + v[1] - v[2], 1), 6)
 
     def value(self):
         return self.values[0] - self.values[1] + self.values[2]
