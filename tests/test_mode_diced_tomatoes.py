@@ -358,6 +358,9 @@ def test_completing_an_opponents_vine_gains_karma_and_the_surplus_goes_at_turn()
     board.script("press TURN")
     assert state(board)["ka"] == [6, 3, 3, 3]
     assert board.rows()[4].startswith("♥P1 -5 Karma (max 6)")
+    board.script("press BACK\nhold LEFT 1000")  # the handover with dice not placed: the same
+    assert state(board)["ka"] == [6, 3, 3, 3] and state(board)["extra"] == 2
+    assert board.rows()[4].startswith("♥P1 -5 Karma (max 6)")
 
 
 def test_spending_karma_and_a_refusal_when_it_is_not_held():
@@ -503,6 +506,20 @@ def test_final_score_asks_the_dice_left_then_records_totals_and_winners():
     assert board.rows()[1] == "▶ 1 ♥P1*          35 "
     assert board.app.history[-1][1:5] == ["diced_tomatoes", [0, 1, 2, 3], [35, 1, 1, 1], [0]]
     assert board.app.engine is None
+
+
+def test_the_last_players_hold_of_left_ends_the_game_and_a_hold_counts_on_from_3():
+    board = started(tomato=True)
+    board.script(PLAY_TO_THE_END + "press TURN\npress TURN\npress TURN")
+    board.script("hold LEFT 1400")  # P4's dice not placed: their turn ends the game
+    assert state(board)["end"] == 1 and board.app.snapshot()["screen"] == "Form"
+    assert board.app.screen().values == [0, 0, 0, 0]  # the hold's repeats changed nothing
+    assert board.rows()[1] == "▶♥P1*  0 dice      34"
+    board.script("hold RIGHT 1000")  # held: 3 dice at once, then one more a repeat
+    assert board.rows()[1] == "▶♥P1*  4 dice      35"
+    board.script("hold LEFT 600\npress OK\nhold RIGHT 3400")  # up to 9 at most
+    assert board.app.screen().values == [1, 9, 0, 0]
+    assert board.rows()[4].startswith("Dice: out of range")
 
 
 def test_ties_are_shared_wins():

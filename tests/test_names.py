@@ -262,11 +262,6 @@ def test_sim_drive_cannot_hide_the_firmware(tmp_path):
     assert done.returncode == 2 and "no drive folder" in done.stderr
 
 
-@pytest.mark.xfail(
-    reason="names-fr.txt follows the setup keys before OK started from any field: it ends on a"
-    " name form",
-    strict=False,
-)
 def test_the_names_demo_scripts_run_on_the_drive():
     # names: five named players, a random first player (»), a pass (×), a score undone
     text = (ROOT / "docs" / "scripts" / "names.txt").read_text(encoding="utf-8")
