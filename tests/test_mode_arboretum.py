@@ -489,6 +489,19 @@ def test_a_held_slide_onto_a_full_hand_goes_on_past_it():
     assert rows_of(board)[4] == "●P2 has 7 cards"
 
 
+def test_a_slide_with_every_hand_full_moves_nothing_and_says_why():
+    board = started("press RIGHT\n")  # Oak, the 1: nobody holds it
+    engine = board.app.engine
+    for p in range(engine.state["n"]):  # 7 cards of another species in every hand
+        apply(engine, (ar.HAND, (p + 1) * 4 + p, mask(range(1, 8))))
+    revision = engine.revision
+    for keys in ("hold DOWN 600", "press DOWN", "hold UP 600"):
+        board.script(keys)  # round the table back to nobody: no step (an empty one made
+        assert engine.revision == revision  # the next undo take back the step before it)
+        assert ar.held(engine.state, 0) == [[], [], []]
+        assert rows_of(board)[4].endswith("has 7 cards")
+
+
 def test_the_why_of_ties_and_nobody():
     board = started("press DOWN\npress DOWN\npress RIGHT\n")  # Jacaranda
     board.script("press LEFT")  # straight to the why column

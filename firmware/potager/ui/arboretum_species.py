@@ -81,6 +81,8 @@ class SpeciesScreen(Screen):
             h = state["h"]
             p = (p + 1 + step * count) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
             count = 1  # (a name the framework has already: no new qstr)
+            if p == found:
+                break  # round to where it was: every other hand is full, nothing moves
             out = [] if found < 0 else [(arboretum.HAND, s * 4 + found, h[s * n + found] ^ b)]
             if p >= 0:
                 out.append((arboretum.HAND, s * 4 + p, h[s * n + p] | b))
