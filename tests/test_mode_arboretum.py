@@ -477,14 +477,20 @@ def test_a_held_slide_goes_two_hands_at_once_as_one_undo_step():
     assert board.app.engine.state["h"][:4] == [0, 0, 1, 0]
 
 
-def test_a_held_slide_onto_a_full_hand_goes_on_past_it():
+def willows_with_p2_full():
+    """The Willow species with 7 Willows in P2's hand, and the keys to the cursor on the 8."""
     board = started("press RIGHT\nhold RIGHT 600\n")  # Willow
     walk = Walk(col=0)
     for v in range(7):  # P2: 7 Willows
         walk.go(v)
         walk.give(1)
     walk.go(7)
-    board.script(walk.text() + "hold DOWN 600")  # the 8: past P2 (full) to P3
+    return board, walk.text()
+
+
+def test_a_held_slide_onto_a_full_hand_goes_on_past_it():
+    board, keys = willows_with_p2_full()
+    board.script(keys + "hold DOWN 600")  # the 8: past P2 (full) to P3
     assert ar.held(board.app.engine.state, 1)[2] == [8]
     assert rows_of(board)[4] == "●P2 has 7 cards"
 
@@ -598,13 +604,8 @@ def test_ok_on_an_untouched_path_means_no_path_and_back_leaves_it_to_enter():
 
 
 def test_a_full_hand_is_passed_over_with_the_reason():
-    board = started("press RIGHT\nhold RIGHT 600\n")  # Willow
-    walk = Walk(col=0)
-    for v in range(7):  # P2: 7 Willows
-        walk.go(v)
-        walk.give(1)
-    walk.go(7)
-    board.script(walk.text() + "press DOWN\npress DOWN")  # the 8: P1, then past P2 to P3
+    board, keys = willows_with_p2_full()
+    board.script(keys + "press DOWN\npress DOWN")  # the 8: P1, then past P2 to P3
     assert ar.in_hand(board.app.engine.state, 1) == 7
     assert ar.held(board.app.engine.state, 1)[2] == [8]
     assert rows_of(board)[4] == "●P2 has 7 cards"
