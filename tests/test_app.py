@@ -246,3 +246,50 @@ def test_a_new_player_never_gets_a_colour_already_taken():
     board.script("press RIGHT\npress UP\npress UP\npress UP\npress UP\npress RIGHT")
     values = board.app.screen().values
     assert values["players"] == 4 and len(set(values["col"][:4])) == 4
+
+
+def forget_modes():
+    """The modes' and the setup's modules out of sys.modules (other tests loaded them)."""
+    from potager.core import registry
+
+    for key in registry.names():
+        registry.unload(key)
+    registry.forget("potager.ui.setup")
+
+
+def test_home_loads_the_mode_under_the_cursor_between_keys_and_lets_the_last_one_go():
+    board = PureBoard()
+    board.script("press DOWN\npress OK")  # first boot: English; home, cursor on Free score
+    forget_modes()
+    board.app.dirty = True  # drawn again: its upcoming modules are loaded in the steps after
+    board.script("wait 200")
+    assert "potager.ui.setup" in sys.modules
+    assert "potager.ui.free" in sys.modules
+    board.script("press DOWN\nwait 200")  # Diced Tomatoes
+    assert "potager.ui.diced_tomatoes" in sys.modules
+    assert "potager.core.games.diced_tomatoes" in sys.modules
+    assert "potager.ui.free" not in sys.modules  # left: its RAM back
+    board.script("press OK")
+    assert board.rows()[0].startswith("Diced Tomatoes")
+
+
+def test_a_key_held_down_puts_off_the_loading_ahead():
+    board = PureBoard()
+    board.script("press DOWN\npress OK")
+    forget_modes()
+    board.app.dirty = True
+    board.key("UP", 300)  # held (a repeat of a list key): nothing is loaded meanwhile
+    loaded_while_held = "potager.ui.setup" in sys.modules
+    board.script("wait 200")
+    assert not loaded_while_held
+    assert "potager.ui.setup" in sys.modules
+
+
+def test_diced_tomatoes_harvest_form_is_loaded_ahead_and_kept():
+    board = PureBoard()
+    board.script("press DOWN\npress OK\npress DOWN\npress OK\npress OK")  # DT, 3 players
+    assert board.rows()[0].startswith("Round 1")
+    board.script("wait 200")
+    assert "potager.ui.diced_tomatoes_harvest" in sys.modules
+    board.script("press RIGHT\npress OK\nwait 200")  # a harvest: the form opened and closed
+    assert "potager.ui.diced_tomatoes_harvest" in sys.modules

@@ -112,3 +112,23 @@ def test_accents_are_drawn_on_the_oled():
     assert accented != plain
     # the é is the font's glyph: same pixels as the e below the x-height, more above it
     assert accented[5:] == plain[5:] and sum(map(sum, accented[:5])) > sum(map(sum, plain[:5]))
+
+
+def test_texts_found_are_kept_until_a_table_added_in_front_may_hide_them():
+    texts = lang.Texts(["\na=shared\nb=two\n"])
+    assert texts.get("a") == "shared"
+    assert texts.get("a") == "shared"  # from what was kept
+    assert texts.get("c") is None
+    texts.add("\na=setup\nc=three\n")  # searched first
+    assert texts.get("a") == "setup"
+    assert texts.get("c") == "three"  # a miss was not kept
+    assert texts.get("b") == "two"
+
+
+def test_texts_kept_are_capped():
+    table = "\n" + "".join("k%d=v%d\n" % (i, i) for i in range(lang.CACHED * 2))
+    texts = lang.Texts([table])
+    for i in range(lang.CACHED * 2):
+        assert texts.get("k%d" % i) == "v%d" % i
+        assert len(texts.found) <= lang.CACHED
+    assert texts.get("k0") == "v0"

@@ -7,6 +7,7 @@ opens the real hardware, and it is the only loop.
 """
 
 import gc
+import sys
 
 from potager import lang
 from potager.core import keys, persist, registry
@@ -77,6 +78,7 @@ class App:
         self.boot_at = now
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
+        self.fetch = -1  # after a drawing: the next of the screen's upcoming modules to load
         self.last_input = now
         self.boot(now)
 
@@ -176,10 +178,30 @@ class App:
         self.screen().tick(self, now)
         self.update_timers(now)
         self.update_power(now)
-        if self.dirty and self.power.state != ASLEEP:
+        drawing = self.dirty and self.power.state != ASLEEP
+        if drawing:
             self.draw()
         if self.saving.due(now, self.last_input) and not self.saving.write(self, now):
             self.say("r.save_failed", error=True)
+        if self.fetch >= 0 and not drawing and True not in self.gestures.is_down:
+            self.prefetch()  # in a step of its own: a key read meanwhile waits only for it
+
+    def prefetch(self):
+        """Load one module the screen on top may open next (``Screen.upcoming``), once its
+        frame is out and no key is down: the screen change that needs the module then draws
+        without loading it (40-90 ms on the board, from .mpy), and the load falls while the
+        player reads the screen. A key pressed during the load waits for it."""
+        names = self.screen().upcoming(self)
+        while 0 <= self.fetch < len(names):
+            name = names[self.fetch]
+            self.fetch += 1
+            if name not in sys.modules:
+                try:
+                    registry.load(name)
+                except (ImportError, MemoryError):  # then loaded when needed, as before
+                    continue
+                return
+        self.fetch = -1
 
     def warn(self, now):
         # A beep when a clock enters a new warning stage (higher, then longer): the turn
@@ -250,6 +272,7 @@ class App:
             )
         self.screen_rows = rows
         self.display.show(rows)
+        self.fetch = 0
         self.draw_leds()
         self.dirty = False
 

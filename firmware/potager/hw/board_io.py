@@ -41,6 +41,50 @@ class Absent:
         pass
 
 
+class Piezo:
+    """The optional piezo: short beeps for the timer's warnings, without blocking the loop.
+    (Here rather than in a module of its own: each module imported at boot costs the board
+    ~8 ms of its 3 s budget to the first frame.)"""
+
+    HALF = 0x8000  # 50 % duty: the loudest square wave
+
+    def __init__(self, pin):
+        import pwmio
+
+        self.pwm = pwmio.PWMOut(pin, frequency=2000, duty_cycle=0, variable_frequency=True)
+
+    def start(self, frequency):
+        self.pwm.frequency = frequency
+        self.pwm.duty_cycle = Piezo.HALF
+
+    def stop(self):
+        self.pwm.duty_cycle = 0
+
+
+class LateRing:
+    """The ring, opened after the first loop step, whose frame has then gone to the OLED (the
+    neopixel library's import costs the board ~25 ms of the 3 s to the first frame). Dark
+    until then, as NeoPixels are from power-on; what was shown meanwhile is shown then."""
+
+    def __init__(self, io, table):
+        self.io = io
+        self.table = table
+        self.ring = None
+        self.leds = None  # the colours shown before the ring was open
+
+    def show(self, leds):
+        if self.ring is None:
+            self.leds = leds
+        else:
+            self.ring.show(leds)
+
+    def open(self):
+        self.ring = self.io.part(self.io.open_ring, self.table)
+        if self.leds is not None:
+            self.ring.show(self.leds)
+            self.leds = None
+
+
 class BoardIO:
     def __init__(self):
         from potager.hw import buttons
@@ -56,7 +100,7 @@ class BoardIO:
         # A console means someone is developing, and a watchdog reset would cut their REPL.
         console = supervisor.runtime.serial_connected
         self.display = self.part(self.open_display, table)
-        self.pixels = self.part(self.open_ring, table)
+        self.pixels = LateRing(self, table)
         self.sound = self.part(self.open_piezo, table)
         self.nvm = microcontroller.nvm
         self.watchdog = None
@@ -97,8 +141,6 @@ class BoardIO:
         return Ring(getattr(board, table["pixels"]), pins.PIXEL_COUNT)
 
     def open_piezo(self, table):
-        from potager.hw.piezo import Piezo
-
         return Piezo(getattr(board, table["piezo"]))  # silent if none is fitted
 
     def now(self):
@@ -124,6 +166,8 @@ class BoardIO:
         return gc.mem_free() if hasattr(gc, "mem_free") else 0
 
     def idle(self):
+        if self.pixels.ring is None:
+            self.pixels.open()
         if self.watchdog is not None:
             self.watchdog.feed()
         time.sleep(LOOP_S)

@@ -2,7 +2,7 @@
 
 The strip is the tile bitmap of the OLED's tile grids (``potager.hw.oled``): a character on
 the screen is one tile index, set in C. ``load_strip`` reads the strip with one
-``bitmaptools.readinto`` call, in C, at boot; a glyph's tile is found with one ``str.find``.
+``bitmaptools.readinto`` call, in C, at boot; the OLED finds a glyph's tile in a dict.
 (``adafruit_display_text`` labels rebuilt a bitmap in Python for every changed text: 100-180
 ms a screen change on the board.) ``FontFile`` is the pure part, for any Python: the header,
 the index and a glyph's rows, which the host's screen reader and the tests use.

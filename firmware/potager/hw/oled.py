@@ -38,6 +38,9 @@ class Oled:
         )
         self.chars, strip = load_strip(font_path())
         self.missing = self.chars.find("?")  # the tile of a character the font lacks
+        # each glyph's tile once found: str.find costs the board ~100 us a glyph (it counts
+        # characters from the start of the font's), a dict lookup 10 (at most 1.4 KB of RAM)
+        self.tiles = {" ": 0}
         palette = displayio.Palette(2)
         palette[0] = 0
         palette[1] = 0xFFFFFF
@@ -70,7 +73,8 @@ class Oled:
         index = 0
         pixels = 0  # columns of the areas displayio will send: each segment's changed span
         areas = 0
-        chars = self.chars
+        tiles = self.tiles
+        missing = self.missing
         for row in range(ROWS):
             text = rows[row]
             if text == self.texts[row]:
@@ -85,15 +89,19 @@ class Oled:
                 if part != old:
                     grid = self.grids[index]
                     first = -1
-                    for i in range(len(old)):
-                        if part[i] != old[i]:
-                            cell = chars.find(part[i])
-                            grid[i] = cell if cell >= 0 else self.missing
+                    for i, char in enumerate(part):  # part[i] would count chars from 0
+                        cell = tiles.get(char)
+                        if cell is None:
+                            cell = self.chars.find(char)
+                            tiles[char] = cell = cell if cell >= 0 else missing
+                        if grid[i] != cell:
+                            grid[i] = cell
                             if first < 0:
                                 first = i
                             last = i
-                    pixels += (last - first + 1) * CHAR_W
-                    areas += 1
+                    if first >= 0:
+                        pixels += (last - first + 1) * CHAR_W
+                        areas += 1
                     self.drawn[index] = part
                 index += 1
         if pixels * 2 + areas * AREA_BYTES > WIDTH * HEIGHT // 8 + AREA_BYTES:

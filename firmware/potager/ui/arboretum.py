@@ -85,6 +85,10 @@ class GameScreen(table.GameScreen):
 
     def __init__(self, app):
         self.cursor = 0
+        self.scored = None  # (revision, texts, rows of the species and the total, done)
+
+    def upcoming(self, app):
+        return ("potager.ui.arboretum_species",)  # RIGHT on a species row opens it
 
     def on_key(self, app, key, kind):
         count = len(app.engine.state["sp"]) + 1
@@ -102,17 +106,24 @@ class GameScreen(table.GameScreen):
         app.changed()
         return True
 
-    def rows(self, app):
+    def scored_rows(self, app):
+        # Scored once per game state (and language), not at each move of the cursor: the
+        # species' scores and the totals cost the board ~50 ms.
         state = app.engine.state
-        items = []
-        count = 0
-        for s in range(len(state["sp"])):
-            scores = arboretum.scores(state, s)
-            count += None not in scores
-            items.append(fit(label(app, state, s), 7) + " " + cell(state, scores))
-        items.append(
-            fit(app.tr("a.total_label"), 7) + " " + cell(state, arboretum.totals(state)[0])
-        )
+        if self.scored is None or self.scored[:2] != (app.engine.revision, app.texts):
+            items = []
+            count = 0
+            for s in range(len(state["sp"])):
+                scores = arboretum.scores(state, s)
+                count += None not in scores
+                items.append(fit(label(app, state, s), 7) + " " + cell(state, scores))
+            total = arboretum.totals(state)[0]
+            items.append(fit(app.tr("a.total_label"), 7) + " " + cell(state, total))
+            self.scored = (app.engine.revision, app.texts, items, count)
+        return self.scored[2], self.scored[3]
+
+    def rows(self, app):
+        items, count = self.scored_rows(app)
         title = app.tr("a.title_done") + " " + str(count) + "/" + str(len(items) - 1)
         out = [table.header(app, title)]
         top = min(max(self.cursor - 1, 0), len(items) - 3)

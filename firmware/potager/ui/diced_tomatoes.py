@@ -116,14 +116,19 @@ def title(app, state):
     return app.tr("round") + " " + str(state["rnd"])
 
 
+HARVEST = "potager.ui.diced_tomatoes_harvest"
+
+
 def sub(name):
     # the module of a sub-screen, potager.ui.<name> (diced_tomatoes_harvest...), compiled when
     # opened and forgotten at once: the screen made from it keeps what it needs, and it all
     # goes when the screen closes (RAM: the board compiles .py). The garbage is collected
     # first, so that the compiler finds room; names are written out whole (a short string
-    # would stay in RAM as a qstr).
+    # would stay in RAM as a qstr). The harvest, opened on most turns, stays loaded (it is
+    # loaded ahead: GameScreen.upcoming).
     module = registry.load("potager.ui." + name)
-    registry.forget("potager.ui." + name)
+    if module.__name__ != HARVEST:
+        registry.forget("potager.ui." + name)
     return module
 
 
@@ -149,6 +154,9 @@ class GameScreen(table.GameScreen):
         # the framework's menu and help, compiled now while RAM is in few pieces: opened
         # later, in the middle of a game, it may not find room
         registry.load("potager.ui.menu")
+
+    def upcoming(self, app):
+        return (HARVEST,)
 
     def on_key(self, app, key, kind):
         state = app.engine.state

@@ -51,6 +51,12 @@ def setup_change(values, field, delta):
     return table.setup_change(values, 0 if field == 2 else field - 2, delta)
 
 
+def upcoming(values):
+    # the modules new_state() loads, loaded ahead while the setup is shown (SetupScreen)
+    live = "potager.ui.hortis_live" if values["lv"] else "potager.ui.hortis_quick"
+    return (live, "potager.ui.hortis_result")
+
+
 def new_state(values):
     from potager.core.games import hortis
 

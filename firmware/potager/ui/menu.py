@@ -5,6 +5,9 @@ from potager.core.gestures import SHORT
 from potager.ui.screens import ConfirmScreen, HomeScreen, ListScreen
 from potager.ui.view import fit
 
+# the items whose screens have a module of their own
+SCREENS = {"table": "potager.ui.table_settings", "stats": "potager.ui.stats"}
+
 
 class MenuScreen(ListScreen):
     # The game menu: everything that is not a one-key action on the game screen.
@@ -34,6 +37,11 @@ class MenuScreen(ListScreen):
     def title(self, app):
         return app.tr("menu")
 
+    def upcoming(self, app):
+        # the screen of the item under the cursor, when it has a module of its own
+        item = self.entries[self.cursor] if self.cursor < len(self.entries) else None
+        return (SCREENS[item],) if item in SCREENS else ()
+
     def items(self, app):
         # only what this mode allows now (the game screen says what it does not)
         out = self.game_screen.hidden(app)
@@ -58,11 +66,10 @@ class MenuScreen(ListScreen):
                 app.clock.pause(app.now)
             app.mark_unsaved()  # the save keeps the clocks paused or running
             app.pop()
-        elif item in ("table", "stats"):
-            if item == "table":
-                app.push(registry.load("potager.ui.table_settings").TableScreen())
-            else:
-                app.push(registry.load("potager.ui.stats").StatsScreen())
+        elif item == "table":
+            app.push(registry.load(SCREENS[item]).TableScreen())
+        elif item == "stats":
+            app.push(registry.load(SCREENS[item]).StatsScreen())
         elif item == "undo":
             app.undo()
         elif item == "redo":

@@ -5,6 +5,8 @@ A screen turns gestures into actions or navigation (``on_key``) and draws itself
 text (``rows``) and ring colours (``leds``), both pure functions of the app's state.
 """
 
+import sys
+
 from potager.core import keys, registry
 from potager.core.gestures import LONG, SHORT, ticks_diff
 from potager.ui import view
@@ -25,6 +27,11 @@ class Screen:
 
     def tick(self, app, now):
         """Called every loop: must not allocate (the idle loop allocates nothing)."""
+
+    def upcoming(self, app):
+        """The modules this screen's keys will likely need next, loaded between keys
+        (``App.prefetch``); called a few times after each drawing, not in the idle loop."""
+        return ()
 
     def rows(self, app):
         return [" " * COLS] * view.ROWS
@@ -83,6 +90,19 @@ class HomeScreen(ListScreen):
     def title(self, app):
         return "Potager"
 
+    def hovered(self, app):
+        """The mode under the cursor, when no game is in progress (else None)."""
+        kind, key = self.entries(app)[self.cursor]
+        return key if kind == "mode" and app.engine is None else None
+
+    def upcoming(self, app):
+        names = ["potager.ui.setup", "potager.lang.%s_setup" % app.language]
+        key = self.hovered(app)
+        if key is not None:  # the mode under the cursor: its screens, rules and texts
+            names.append(registry.MODES[registry.names().index(key)][2])
+            names.append("potager.lang.%s_%s" % (app.language, key))  # if it has any
+        return names
+
     def items(self, app):
         out = []
         for kind, key in self.entries(app):
@@ -119,6 +139,11 @@ class HomeScreen(ListScreen):
                 app.show_game()
             return
         ListScreen.on_key(self, app, key, kind)
+        if key in (keys.UP, keys.DOWN) and app.engine is None:
+            hovered = self.hovered(app)
+            for mode in registry.MODES:  # a mode loaded ahead (upcoming) and left: RAM back
+                if mode[0] != hovered and mode[2] in sys.modules:
+                    registry.unload(mode[0])
 
 
 class LanguageScreen(ListScreen):

@@ -31,7 +31,7 @@ class SetupScreen(Screen):
         self.mode = mode
         app.load_texts(mode)
         # the form's own texts, a table of their own: the game does not keep them in RAM
-        app.texts.tables.append(lang._take("potager.lang.%s_setup" % app.language))
+        app.texts.add(lang._take("potager.lang.%s_setup" % app.language))
         self.ui = registry.screens(mode)
         self.values = self.ui.default_setup()
         try:  # the last setup of the mode if it still has the shape of the defaults and its
@@ -64,6 +64,12 @@ class SetupScreen(Screen):
                 registry.forget("potager.roster")
             except OSError:
                 pass
+
+    def upcoming(self, app):
+        # the game's menu (and help: every mode opens it), and what the mode's game loads as
+        # it starts (its screen module's upcoming(values), where it has one)
+        more = getattr(self.ui, "upcoming", None)
+        return ("potager.ui.menu",) + (more(self.values) if more else ())
 
     def lines(self, app):
         out = [(app.tr("nm.same_last"), "")] if self.saved else []
