@@ -31,8 +31,9 @@ GAMES = {
 # to fail until the firmware's RAM comes down (see the README's bench table).
 OVER_BUDGET = {
     # from .py, the results' module compiled at the end of these two games no longer always
-    # finds room in 96 KiB since the entry keys changed (fragmentation: 98 K runs, 100 K not)
-    ("arboretum", "py"): "112K",
+    # finds room in 96 KiB since the entry keys changed (fragmentation: 98 K runs, 100 K not);
+    # Arboretum's in 112 K no more since the loading ahead (its code: 104-112 K fail)
+    ("arboretum", "py"): "120K",
     ("hortis", "py"): "112K",
     ("arboretum", "mpy"): "96K",
     # since the texts' places are kept and the next screen's modules loaded ahead (on the

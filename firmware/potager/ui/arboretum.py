@@ -8,6 +8,7 @@
 # MicroPython) and names reuse the framework's; see potager.core.games.arboretum.
 
 import gc
+import sys
 
 from potager.core import keys, registry
 from potager.core.games import arboretum
@@ -88,7 +89,11 @@ class GameScreen(table.GameScreen):
         self.scored = None  # (revision, texts, rows of the species and the total, done)
 
     def upcoming(self, app):
-        return ("potager.ui.arboretum_species",)  # RIGHT on a species row opens it
+        # RIGHT on a species row opens it; loaded ahead only while the totals' module is not
+        # (sub(): one of the two at a time, the board compiles .py)
+        if "potager.ui.arboretum_totals" in sys.modules:
+            return ()
+        return ("potager.ui.arboretum_species",)
 
     def on_key(self, app, key, kind):
         count = len(app.engine.state["sp"]) + 1
