@@ -106,8 +106,9 @@ def test_a_whole_game_in_the_simulator(name):
     from host_tools.pico.board import after_each_boot
     from host_tools.sim import SimBoard
 
-    # the table plays once the screen is up: the simulated board takes its 3 s to boot (as
-    # the board does), and keys typed meanwhile would all be handled in its first step
+    # the table plays once the screen is up: the simulated board takes its 3 s to boot, as
+    # the board does, and a script typing on meanwhile (30 keys) overflows keypad's queue of
+    # 64 events, which then drops keys as on the board
     script = after_each_boot((GAMES / (name + ".txt")).read_text())
     result = SimBoard().run_script(script)
     assert not result.crashes and not result.warnings
