@@ -293,3 +293,62 @@ def test_diced_tomatoes_harvest_form_is_loaded_ahead_and_kept():
     assert "potager.ui.diced_tomatoes_harvest" in sys.modules
     board.script("press RIGHT\npress OK\nwait 200")  # a harvest: the form opened and closed
     assert "potager.ui.diced_tomatoes_harvest" in sys.modules
+
+
+def test_nothing_is_loaded_ahead_on_a_tight_heap(monkeypatch):
+    import gc
+
+    from potager.core import registry
+
+    board = PureBoard()
+    board.script("press DOWN\npress OK")
+    forget_modes()
+    # the board's gc says how much heap is free; here, less than the loading ahead leaves
+    monkeypatch.setattr(gc, "mem_free", lambda: registry.ROOMY - 1, raising=False)
+    board.app.dirty = True
+    board.script("wait 200")
+    assert "potager.ui.setup" not in sys.modules
+    board.script("press OK")  # loaded when needed, as the setup opens
+    assert board.rows()[0].startswith("Free score")
+    monkeypatch.setattr(gc, "mem_free", lambda: registry.ROOMY, raising=False)
+    board.script("press BACK\nwait 200")
+    assert "potager.ui.free" in sys.modules
+
+
+def test_a_module_that_is_not_there_is_tried_once(monkeypatch):
+    import builtins
+
+    board = PureBoard()
+    board.script("press DOWN\npress OK")  # home, cursor on Free score: no texts of its own
+    forget_modes()
+    tried = []
+    real_import = builtins.__import__
+
+    def counting_import(name, *args, **kwargs):
+        if name == "potager.lang.en_free":
+            tried.append(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", counting_import)
+    for _ in range(3):
+        board.app.dirty = True
+        board.script("wait 200")
+    assert "potager.ui.free" in sys.modules
+    assert tried == ["potager.lang.en_free"]
+
+
+def test_diced_tomatoes_harvest_form_goes_after_use_on_a_tight_heap(monkeypatch):
+    import gc
+
+    from potager.core import registry
+
+    board = PureBoard()
+    board.script("press DOWN\npress OK\npress DOWN\npress OK\npress OK")  # DT, 3 players
+    registry.forget("potager.ui.diced_tomatoes_harvest")
+    monkeypatch.setattr(gc, "mem_free", lambda: registry.ROOMY - 1, raising=False)
+    board.script("wait 200")
+    assert "potager.ui.diced_tomatoes_harvest" not in sys.modules  # not loaded ahead
+    board.script("press RIGHT")
+    assert type(board.app.screen()).__module__ == "potager.ui.diced_tomatoes_harvest"
+    board.script("press OK\nwait 200")  # the harvest entered: its module goes with the form
+    assert "potager.ui.diced_tomatoes_harvest" not in sys.modules

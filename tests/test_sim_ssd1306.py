@@ -116,3 +116,48 @@ def test_addressing_modes_and_display_commands():
     oled.write(bytes([0x80, 0xAE]))  # display off
     assert _lit(oled) == []
     assert oled.unknown_commands == []
+
+
+def test_the_firmware_oled_shows_every_frame_it_is_given(machine):
+    """potager.hw.oled through the real driver: segments hidden while blank and shown again,
+    accents, a character the font lacks, full and partial refreshes; after every frame the
+    panel reads back as the rows (the firmware's font), and as one fresh draw of them."""
+    from host_tools.common import firmware
+    from host_tools.pico.ocr import ScreenReader
+
+    oled_module = firmware("potager.hw.oled")
+    view = firmware("potager.ui.view")
+    busio = importlib.import_module("busio")
+    board = importlib.import_module("board")
+    displayio = importlib.import_module("displayio")
+
+    def make():
+        displayio.release_displays()
+        return oled_module.Oled(busio.I2C(board.GP5, board.GP4, frequency=400_000))
+
+    rng = random.Random(3)
+    words = ["Réglages", "12", "▶", "Karma 5", "●P2", "☃", "é", "Round 10", "", "-3"]
+
+    def row():
+        out = [" "] * view.COLS
+        for _ in range(rng.randrange(0, 3)):
+            word = rng.choice(words)
+            at = rng.randrange(0, view.COLS)
+            out[at : at + len(word)] = word
+        return "".join(out)[: view.COLS]
+
+    reader = ScreenReader()
+    oled = make()
+    rows = []
+    for _ in range(40):
+        rows = [row() for _ in range(view.ROWS)] if rng.random() < 0.3 else list(rows or [""] * 5)
+        for r in rng.sample(range(view.ROWS), 2):
+            rows[r] = row()
+        oled.show(rows)
+        expected = [r.replace("☃", "?").rstrip() for r in rows]
+        assert reader.rows(machine.oled.pixels()) == expected
+    assert any(oled.hidden) and not all(oled.hidden)  # blank segments were hidden, not drawn
+    shown = machine.oled.pixels()
+    machine.oled = SSD1306()
+    make().show(rows)
+    assert machine.oled.pixels() == shown

@@ -79,6 +79,7 @@ class App:
         self.swallow = -1  # the key that woke the device: its gesture is not acted on
         self.dirty = True
         self.fetch = -1  # after a drawing: the next of the screen's upcoming modules to load
+        self.absent = []  # the upcoming modules that failed to import: not tried again
         self.last_input = now
         self.boot(now)
 
@@ -195,12 +196,19 @@ class App:
         while 0 <= self.fetch < len(names):
             name = names[self.fetch]
             self.fetch += 1
-            if name not in sys.modules:
-                try:
-                    registry.load(name)
-                except (ImportError, MemoryError):  # then loaded when needed, as before
-                    continue
-                return
+            if name in sys.modules or name in self.absent:
+                continue
+            gc.collect()
+            if not registry.roomy():
+                break  # loaded when needed: the heap left is the game's
+            try:
+                __import__(name)  # (registry.load, without a second collection)
+            except ImportError:  # e.g. a mode without texts of its own
+                self.absent.append(name)
+                continue
+            except MemoryError:
+                break
+            return
         self.fetch = -1
 
     def warn(self, now):
@@ -403,6 +411,7 @@ class App:
         self.hx[4] = self.hx[2]
         self.clock = Clock(self.now)  # the first turn starts now, not during the setup
         registry.forget("potager.ui.table_setup")  # the setup's fields: RAM to the game
+        registry.forget("potager.core.table_check")  # (the new state checked)
         self.seen_revision = -1
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode

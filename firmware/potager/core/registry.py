@@ -16,6 +16,16 @@ MODES = (
 )
 
 
+# Modules are loaded ahead of need, and kept, only while this much heap is free (the goal of
+# the board's heap budget): on a tighter heap each is loaded when needed, the RAM the game's.
+ROOMY = 64 * 1024
+
+
+def roomy():
+    """Whether the heap has this room to spare (always, where the runtime does not say)."""
+    return not hasattr(gc, "mem_free") or gc.mem_free() >= ROOMY
+
+
 def names():
     return [mode[0] for mode in MODES]
 

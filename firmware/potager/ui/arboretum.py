@@ -117,12 +117,14 @@ class GameScreen(table.GameScreen):
         state = app.engine.state
         if self.scored is None or self.scored[:2] != (app.engine.revision, app.texts):
             items = []
+            scored = []
             count = 0
             for s in range(len(state["sp"])):
                 scores = arboretum.scores(state, s)
+                scored.append(scores)
                 count += None not in scores
                 items.append(fit(label(app, state, s), 7) + " " + cell(state, scores))
-            total = arboretum.totals(state)[0]
+            total = arboretum.totals(state, scored)[0]
             items.append(fit(app.tr("a.total_label"), 7) + " " + cell(state, total))
             self.scored = (app.engine.revision, app.texts, items, count)
         return self.scored[2], self.scored[3]

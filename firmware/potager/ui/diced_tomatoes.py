@@ -124,10 +124,10 @@ def sub(name):
     # opened and forgotten at once: the screen made from it keeps what it needs, and it all
     # goes when the screen closes (RAM: the board compiles .py). The garbage is collected
     # first, so that the compiler finds room; names are written out whole (a short string
-    # would stay in RAM as a qstr). The harvest, opened on most turns, stays loaded (it is
-    # loaded ahead: GameScreen.upcoming).
+    # would stay in RAM as a qstr). The harvest, opened on most turns, stays loaded while
+    # the heap has room (it is loaded ahead: GameScreen.upcoming).
     module = registry.load("potager.ui." + name)
-    if module.__name__ != HARVEST:
+    if module.__name__ != HARVEST or not registry.roomy():
         registry.forget("potager.ui." + name)
     return module
 

@@ -66,10 +66,12 @@ class SetupScreen(Screen):
                 pass
 
     def upcoming(self, app):
-        # the game's menu (and help: every mode opens it), and what the mode's game loads as
-        # it starts (its screen module's upcoming(values), where it has one)
+        # the game's menu (and help: every mode opens it), the checks the new state goes
+        # through at start, and what the mode's game loads as it starts (its screen module's
+        # upcoming(values), where it has one)
         more = getattr(self.ui, "upcoming", None)
-        return ("potager.ui.menu",) + (more(self.values) if more else ())
+        ahead = ("potager.ui.menu", "potager.core.table_check")
+        return ahead + (more(self.values) if more else ())
 
     def lines(self, app):
         out = [(app.tr("nm.same_last"), "")] if self.saved else []

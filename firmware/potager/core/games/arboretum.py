@@ -81,9 +81,14 @@ def bad_path(code):
 
 
 def held(state, s):
-    # The values each player holds of species s (index into state["sp"]).
+    # The values each player holds of species s (index into state["sp"]). Most hands hold none
+    # of a species: those are not looked through (a loop turn costs the board ~40 us).
     n = state["n"]
-    return [[v for v in range(1, 9) if state["h"][s * n + p] >> (v - 1) & 1] for p in range(n)]
+    out = []
+    for p in range(n):
+        bits = state["h"][s * n + p]
+        out.append([v for v in range(1, 9) if bits >> (v - 1) & 1] if bits else [])
+    return out
 
 
 def scores(state, s):
@@ -97,12 +102,13 @@ def scores(state, s):
     return out
 
 
-def totals(state):
-    # (each player's total, the first species still waiting for a path or -1).
+def totals(state, scored=None):
+    # (each player's total, the first species still waiting for a path or -1); `scored`: each
+    # species' scores(state, s), where the caller has them already.
     out = [0] * state["n"]
     found = -1
     for s in range(len(state["sp"])):
-        for p, score in enumerate(scores(state, s)):
+        for p, score in enumerate(scores(state, s) if scored is None else scored[s]):
             if score is None:
                 found = s if found < 0 else found
             elif score > 0:
