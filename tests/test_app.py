@@ -352,3 +352,25 @@ def test_diced_tomatoes_harvest_form_goes_after_use_on_a_tight_heap(monkeypatch)
     assert type(board.app.screen()).__module__ == "potager.ui.diced_tomatoes_harvest"
     board.script("press OK\nwait 200")  # the harvest entered: its module goes with the form
     assert "potager.ui.diced_tomatoes_harvest" not in sys.modules
+
+
+def test_the_setup_builds_its_fields_once_per_change(monkeypatch):
+    from potager.ui import free
+
+    calls = []
+    real = free.setup_fields
+
+    def counting(app, values):
+        calls.append(values["players"])
+        return real(app, values)
+
+    monkeypatch.setattr(free, "setup_fields", counting)
+    board = started("press DOWN\npress OK")  # home: Free score under the cursor
+    board.script("press OK")  # the setup opens: drawn once
+    assert len(calls) == 1
+    board.script("press DOWN\npress UP")  # the cursor moves: the same fields
+    assert len(calls) == 1
+    board.script("press RIGHT")  # 4 -> 5 players: built anew, drawn
+    assert calls[1:] == [5] and "5" in board.rows()[1]
+    board.script("press LEFT\npress LEFT")
+    assert calls[1:] == [5, 4, 3] and "3" in board.rows()[1]

@@ -9,6 +9,8 @@
 # RAM: identifiers are interned for good on MicroPython; this module reuses the names the
 # firmware already has (saved, found, problem, changed...) and is forgotten when a game starts.
 
+import os
+
 from potager import lang
 from potager.core import keys, registry
 from potager.core.engine import clone
@@ -34,6 +36,7 @@ class SetupScreen(Screen):
         app.texts.add(lang._take("potager.lang.%s_setup" % app.language))
         self.ui = registry.screens(mode)
         self.values = self.ui.default_setup()
+        self.kept = None  # (texts, the mode's fields for the values): see fields()
         try:  # the last setup of the mode if it still has the shape of the defaults and its
             # table part holds (the rules check the rest when the game starts)
             found = app.records["last_setups"][mode]
@@ -47,8 +50,9 @@ class SetupScreen(Screen):
             assert 1 <= n <= len(col) and 0 <= saved["first"] <= n
             for p in range(n):
                 assert 0 <= col[p] < len(view.COLOURS) and col.count(col[p]) == 1
-            self.ui.setup_fields(app, saved)  # the mode's own fields can be drawn
+            fields = self.ui.setup_fields(app, saved)  # the mode's own fields can be drawn
             self.values = clone(saved)
+            self.kept = (app.texts, fields)
             self.saved = True  # "Same as last time" is the first line
         except Exception:  # nothing saved, or not in this firmware's shape
             self.saved = False
@@ -59,7 +63,7 @@ class SetupScreen(Screen):
             try:  # the reader is compiled only when there is a file to read
                 # on the drive root: the potager folder (of potager/ui/setup.py) less 7 letters
                 path = __file__.rsplit("/", 2)[0][:-7] + "players.txt"
-                open(path).close()
+                os.stat(path)  # (a failed open costs the board 10 ms, a failed stat 0.2)
                 app.roster, self.problem = registry.load("potager.roster").read(path)
                 registry.forget("potager.roster")
             except OSError:
@@ -73,9 +77,16 @@ class SetupScreen(Screen):
         ahead = ("potager.ui.menu", "potager.core.table_check")
         return ahead + (more(self.values) if more else ())
 
+    def fields(self, app):
+        # the mode's fields for the values, kept until they change (changed()) or the texts
+        # do: they cost the board 10-30 ms, and a key reads them, then draws them
+        if self.kept is None or self.kept[0] is not app.texts:
+            self.kept = (app.texts, self.ui.setup_fields(app, self.values))
+        return self.kept[1]
+
     def lines(self, app):
         out = [(app.tr("nm.same_last"), "")] if self.saved else []
-        return out + self.ui.setup_fields(app, self.values) + [(app.tr("start"), "")]
+        return out + self.fields(app) + [(app.tr("start"), "")]
 
     def tick(self, app, now):
         if self.problem:  # the bad lines of players.txt, once
@@ -92,6 +103,7 @@ class SetupScreen(Screen):
             self.cursor = (self.cursor + 1) % count
         elif key in (keys.LEFT, keys.RIGHT) and 0 <= field < count - 1 - self.saved:
             reason = self.ui.setup_change(self.values, field, 1 if key == keys.RIGHT else -1)
+            self.kept = None  # (a refused change may have moved a value on its way)
             if reason is not None:
                 app.refuse(reason)
             else:
@@ -108,7 +120,9 @@ class SetupScreen(Screen):
         app.changed()
 
     def changed(self):
-        # the form no longer holds the last setup: "Same as last time" goes
+        # the values changed: their fields are drawn anew; the form no longer holds the last
+        # setup: "Same as last time" goes
+        self.kept = None
         if self.saved:
             self.saved = False
             self.cursor = max(self.cursor - 1, 0)
