@@ -34,7 +34,7 @@ GAMES = {
 # "allocating 640 bytes" of the failures) is the luck of fragmentation: a heap 8 K larger may
 # fail where a smaller one ran (more heap free, more modules loaded ahead).
 OVER_BUDGET = {
-    ("arboretum", "py"): "112K",  # (120 K fails today: the modes loaded ahead at home)
+    ("arboretum", "py"): "128K",  # (104 and 120 K fail today, 112 K by the luck of paths)
     ("hortis", "py"): "112K",
     ("arboretum", "mpy"): "96K",
     ("diced_tomatoes", "mpy"): "112K",
