@@ -48,7 +48,6 @@ class Oled:
         self.grids = []
         self.drawn = []
         self.texts = [""] * ROWS  # each row's text as last drawn
-        self.hidden = []  # per segment: hidden while its text is blank
         for row in range(ROWS):
             for seg in range(len(SEGMENTS) - 1):
                 width = SEGMENTS[seg + 1] - SEGMENTS[seg]
@@ -65,8 +64,7 @@ class Oled:
                 )
                 self.group.append(grid)
                 self.grids.append(grid)
-                self.drawn.append(" " * width)  # the text its tiles hold, even hidden
-                self.hidden.append(False)
+                self.drawn.append(" " * width)
         self.display.root_group = self.group
         self.blank = displayio.Group()  # shown for no frame: see show()
         self.awake = True
@@ -76,7 +74,7 @@ class Oled:
         pixels = 0  # columns of the areas displayio will send: each segment's changed span
         areas = 0
         tiles = self.tiles
-        hidden = self.hidden
+        missing = self.missing
         for row in range(ROWS):
             text = rows[row]
             if text == self.texts[row]:
@@ -88,39 +86,23 @@ class Oled:
                 part = text[SEGMENTS[seg] : SEGMENTS[seg + 1]]
                 if len(part) < len(old):
                     part += " " * (len(old) - len(part))
-                grid = self.grids[index]
-                if part.isspace():
-                    # a blank segment is hidden: displayio then fills its pixels as background
-                    # (a full frame of them costs the board 1 ms, of text 47 ms)
-                    if not hidden[index]:
-                        grid.hidden = hidden[index] = True
-                        pixels += len(old) * CHAR_W
-                        areas += 1
-                    index += 1
-                    continue
-                first = -1
                 if part != old:
-                    # zip: part[i] would count chars from 0; MicroPython's takes no strict=
-                    # (same lengths); a counter, not enumerate: one tuple a char, not two
-                    i = 0
-                    for char, was in zip(part, old):  # noqa: B905
-                        if char != was:
-                            cell = tiles.get(char)
-                            if cell is None:
-                                cell = self.chars.find(char)
-                                tiles[char] = cell = cell if cell >= 0 else self.missing
+                    grid = self.grids[index]
+                    first = -1
+                    for i, char in enumerate(part):  # part[i] would count chars from 0
+                        cell = tiles.get(char)
+                        if cell is None:
+                            cell = self.chars.find(char)
+                            tiles[char] = cell = cell if cell >= 0 else missing
+                        if grid[i] != cell:
                             grid[i] = cell
                             if first < 0:
                                 first = i
                             last = i
-                        i += 1  # noqa: SIM113
+                    if first >= 0:
+                        pixels += (last - first + 1) * CHAR_W
+                        areas += 1
                     self.drawn[index] = part
-                if hidden[index]:  # shown again: the whole segment is drawn
-                    grid.hidden = hidden[index] = False
-                    first, last = 0, len(part) - 1
-                if first >= 0:
-                    pixels += (last - first + 1) * CHAR_W
-                    areas += 1
                 index += 1
         if pixels * 2 + areas * AREA_BYTES > WIDTH * HEIGHT // 8 + AREA_BYTES:
             # displayio sends each dirty area on its own (two pages a row), with its address:
