@@ -337,6 +337,31 @@ def test_a_module_that_is_not_there_is_tried_once(monkeypatch):
     assert tried == ["potager.lang.en_free"]
 
 
+def test_diced_tomatoes_harvest_form_stays_when_only_garbage_fills_the_heap(monkeypatch):
+    import gc
+
+    from potager.core import registry
+
+    # the board's gc.mem_free() counts the garbage not yet collected as used: the harvest's
+    # room is judged after a collection, or it went (and was loaded again) at every opening
+    free = [registry.ROOMY]
+    real_collect = gc.collect
+
+    def collect():
+        free[0] = registry.ROOMY
+        return real_collect()
+
+    monkeypatch.setattr(gc, "mem_free", lambda: free[0], raising=False)
+    monkeypatch.setattr(gc, "collect", collect)
+    board = PureBoard()
+    board.script("press DOWN\npress OK\npress DOWN\npress OK\npress OK\nwait 200")  # DT, 3p
+    kept = sys.modules["potager.ui.diced_tomatoes_harvest"]
+    free[0] = registry.ROOMY - 1  # garbage since the last collection
+    board.script("press RIGHT\npress OK\nwait 200")
+    assert board.rows()[4].startswith("♥P1 slot 1 = 1")  # the harvest entered
+    assert sys.modules.get("potager.ui.diced_tomatoes_harvest") is kept
+
+
 def test_diced_tomatoes_harvest_form_goes_after_use_on_a_tight_heap(monkeypatch):
     import gc
 

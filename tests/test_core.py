@@ -30,6 +30,18 @@ def test_clone_is_deep():
     assert state["sc"] == [0, 0]
 
 
+def test_clone_copies_a_list_of_numbers_whole_and_looks_into_any_other():
+    # lists of numbers alone are copied in one piece (sum() finds them); a list with anything
+    # else in it, even one container among numbers, has its items copied in turn
+    state = {"sc": [1, 2.5, True], "mix": [0, [1], None, "a"], "names": ["An", ""]}
+    copy = clone(state)
+    assert copy == state
+    copy["sc"][0] = 9
+    copy["mix"][1].append(2)
+    assert state["sc"] == [1, 2.5, True] and state["mix"][1] == [1]
+    assert copy["sc"] is not state["sc"] and copy["names"] is not state["names"]
+
+
 def test_refused_action_changes_nothing_and_is_not_logged():
     engine = new_engine()
     before = clone(engine.state)

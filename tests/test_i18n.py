@@ -115,14 +115,32 @@ def test_accents_are_drawn_on_the_oled():
 
 
 def test_texts_found_are_kept_until_a_table_added_in_front_may_hide_them():
-    texts = lang.Texts(["\na=shared\nb=two\n"])
-    assert texts.get("a") == "shared"
-    assert texts.get("a") == "shared"  # from what was kept
-    assert texts.get("c") is None
-    texts.add("\na=setup\nc=three\n")  # searched first
-    assert texts.get("a") == "setup"
-    assert texts.get("c") == "three"  # a miss was not kept
-    assert texts.get("b") == "two"
+    texts = lang.Texts(["\nk.a=shared\nk.b=two\n"])
+    assert texts.get("k.a") == "shared"
+    assert texts.get("k.a") == "shared"  # from what was kept
+    assert texts.get("k.c") is None
+    texts.add("\nk.a=setup\nk.c=three\n")  # searched first
+    assert texts.get("k.a") == "setup"
+    assert texts.get("k.c") == "three"  # a miss was not kept
+    assert texts.get("k.b") == "two"
+
+
+@pytest.mark.parametrize("code", lang.CODES)
+def test_only_the_shared_table_holds_keys_without_a_prefix(code):
+    # Texts searches such keys in the last table alone (the shared one, or a table used alone)
+    for path in sorted(LANG.glob(code + "_*.py")):
+        if path.stem == code + "_save":  # the save checks' texts: looked up on their own
+            continue
+        keys = lang.keys(table(path.stem))
+        assert keys and all("." in key for key in keys), path.name
+    texts = lang.load(code, "diced_tomatoes")
+    texts.add(lang.take("potager.lang.%s_setup" % code))
+    assert texts.get("players") == lang.Texts([table(code)]).get("players")
+    assert texts.get("dt.title_over") and texts.get("c.red") and texts.get("nm.same_last")
+    assert texts.get("u.undo_op_16") == lang.Texts([table(code + "_diced_tomatoes")]).get(
+        "u.undo_op_16"
+    )  # a mode's own text of a shared key comes first
+    assert texts.get("nope") is None and texts.get("dt.nope") is None
 
 
 def test_texts_kept_are_capped():
@@ -132,3 +150,30 @@ def test_texts_kept_are_capped():
         assert texts.get("k%d" % i) == "v%d" % i
         assert len(texts.found) <= lang.CACHED
     assert texts.get("k0") == "v0"
+
+
+def test_a_table_is_held_once_as_bytes_and_reused_by_the_next_load(monkeypatch):
+    import builtins
+
+    texts = lang.load("fr", "diced_tomatoes")
+    assert texts.get("dt.dice_label_1") == "Dés noirs"  # accents through the byte offsets
+    # the modules went: the bytes are the tables' only copy in RAM
+    assert "potager.lang.fr_diced_tomatoes" not in sys.modules
+    assert "potager.lang.fr" not in sys.modules
+    assert texts.get("players") == table("fr").split("\nplayers=")[1].split("\n")[0]
+    imported = []
+    real_import = builtins.__import__
+
+    def counting_import(name, *args, **kwargs):
+        if name.startswith("potager."):
+            imported.append(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", counting_import)
+    again = lang.load("fr", "diced_tomatoes", texts)  # e.g. the game starting after its setup
+    assert imported == [] and again.tables[0] is texts.tables[0]
+    shared = lang.load("fr", None, again)  # back home: the shared table only
+    assert shared.tables == [texts.tables[1]] and imported == []
+    english = lang.load("en", None, shared)
+    assert english.get("players") != shared.get("players")
+    assert imported == ["potager.lang.en"]

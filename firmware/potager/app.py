@@ -115,8 +115,7 @@ class App:
             text = self.tr(problem[0])
             if text == problem[0]:  # the texts of the save checks: loaded only to be said
                 name = "potager.lang.fr_save" if self.language == "fr" else "potager.lang.en_save"
-                text = lang.Texts([registry.load(name).T]).get(text, text)
-                registry.forget(name)
+                text = lang.Texts([lang.take(name)]).get(text, text)
             self.say(text.replace("#", str(problem[1])), error=True)
 
     # ------------------------------------------------------------------ the loop
@@ -390,13 +389,13 @@ class App:
 
     def load_texts(self, mode):
         """The shared texts plus those of `mode` (its setup and game screens)."""
-        self.texts = lang.load(self.language, mode)
+        self.texts = lang.load(self.language, mode, self.texts)
         self.dirty = True
 
     def set_language(self, code, save=True):
         if code not in lang.CODES:
             code = "en"
-        self.texts = lang.load(code, self.mode, self.language)
+        self.texts = lang.load(code, self.mode, self.texts)
         self.language = code
         self.dirty = True
         if save:
@@ -406,7 +405,6 @@ class App:
     # ------------------------------------------------------------ game state
     def start_game(self, mode, state):
         registry.forget("potager.ui.setup")  # the form's RAM goes to the game
-        registry.forget("potager.lang.%s_setup" % self.language)
         self.hx[3] = state["act"]
         self.hx[4] = self.hx[2]
         self.clock = Clock(self.now)  # the first turn starts now, not during the setup

@@ -14,7 +14,7 @@ from potager.core import keys, registry
 from potager.core.games import arboretum
 from potager.core.gestures import LONG, SHORT
 from potager.ui import table, view
-from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, right, symbol
+from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, right
 
 
 def default_setup():
@@ -65,9 +65,10 @@ def label(app, state, s):
 def cell(state, scores):
     # A 3-character cell per player: symbol and points ("?" to enter, "-" no right).
     out = ""
+    col = state["col"]
     for p in range(state["n"]):
         text = "?" if scores[p] is None else "-" if scores[p] < 0 else str(scores[p])
-        out += right(text, 3) if len(text) > 2 else symbol(state, p) + right(text, 2)
+        out += right(text, 3) if len(text) > 2 else COLOURS[col[p]][1] + right(text, 2)
     return out
 
 
@@ -86,7 +87,7 @@ class GameScreen(table.GameScreen):
 
     def __init__(self, app):
         self.cursor = 0
-        self.scored = None  # (revision, texts, rows of the species and the total, done)
+        self.scored = None  # see scored_rows()
 
     def upcoming(self, app):
         # RIGHT on a species row opens it; loaded ahead only while the totals' module is not
@@ -113,29 +114,36 @@ class GameScreen(table.GameScreen):
 
     def scored_rows(self, app):
         # Scored once per game state (and language), not at each move of the cursor: the
-        # species' scores and the totals cost the board ~50 ms.
+        # species' scores and the totals cost the board ~50 ms. (revision, texts, the scores
+        # of each species then the totals, species done, each row's text once laid out)
         state = app.engine.state
         if self.scored is None or self.scored[:2] != (app.engine.revision, app.texts):
-            items = []
-            scored = []
+            scored = [arboretum.scores(state, s) for s in range(len(state["sp"]))]
             count = 0
-            for s in range(len(state["sp"])):
-                scores = arboretum.scores(state, s)
-                scored.append(scores)
+            for scores in scored:
                 count += None not in scores
-                items.append(fit(label(app, state, s), 7) + " " + cell(state, scores))
-            total = arboretum.totals(state, scored)[0]
-            items.append(fit(app.tr("a.total_label"), 7) + " " + cell(state, total))
-            self.scored = (app.engine.revision, app.texts, items, count)
-        return self.scored[2], self.scored[3]
+            scored.append(arboretum.totals(state, scored)[0])
+            self.scored = (app.engine.revision, app.texts, scored, count, [None] * len(scored))
+        return self.scored
+
+    def item(self, app, i):
+        # Row i (a species, or the totals last), laid out when it first comes into view: a
+        # row costs the board ~2.5 ms, and a game starts with 3 of its 7-11 rows in view.
+        scored = self.scored_rows(app)
+        if scored[4][i] is None:
+            state = app.engine.state
+            name = label(app, state, i) if i < len(state["sp"]) else app.tr("a.total_label")
+            scored[4][i] = fit(name, 7) + " " + cell(state, scored[2][i])
+        return scored[4][i]
 
     def rows(self, app):
-        items, count = self.scored_rows(app)
-        title = app.tr("a.title_done") + " " + str(count) + "/" + str(len(items) - 1)
+        scored = self.scored_rows(app)
+        count = len(scored[2])
+        title = app.tr("a.title_done") + " " + str(scored[3]) + "/" + str(count - 1)
         out = [table.header(app, title)]
-        top = min(max(self.cursor - 1, 0), len(items) - 3)
+        top = min(max(self.cursor - 1, 0), count - 3)
         for i in range(top, top + 3):
-            out.append(fit((CURSOR if i == self.cursor else " ") + items[i], COLS))
+            out.append(fit((CURSOR if i == self.cursor else " ") + self.item(app, i), COLS))
         out.append(fit(app.tr("a.hint_trees"), COLS))
         return out
 

@@ -13,6 +13,8 @@
 # rather than docstrings (see potager.core.games.diced_tomatoes).
 
 
+import sys
+
 from potager.core import keys, registry
 from potager.core.games import diced_tomatoes as dt
 from potager.core.gestures import LONG, REPEAT, SHORT
@@ -125,10 +127,15 @@ def sub(name):
     # goes when the screen closes (RAM: the board compiles .py). The garbage is collected
     # first, so that the compiler finds room; names are written out whole (a short string
     # would stay in RAM as a qstr). The harvest, opened on most turns, stays loaded while
-    # the heap has room (it is loaded ahead: GameScreen.upcoming).
-    module = registry.load("potager.ui." + name)
-    if module.__name__ != HARVEST or not registry.roomy():
-        registry.forget("potager.ui." + name)
+    # the heap has room: loaded ahead (GameScreen.upcoming, only with room to spare), it is
+    # kept; loaded here, it stays if the room is there after the collection of the load (a
+    # fresh figure: mem_free() counts the garbage as used, and judged on that the module
+    # went at every opening, to be loaded again for 50 ms).
+    path = "potager.ui." + name
+    kept = path in sys.modules
+    module = registry.load(path)
+    if path != HARVEST or not (kept or registry.roomy()):
+        registry.forget(path)
     return module
 
 

@@ -33,7 +33,8 @@ class SetupScreen(Screen):
         self.mode = mode
         app.load_texts(mode)
         # the form's own texts, a table of their own: the game does not keep them in RAM
-        app.texts.add(lang._take("potager.lang.%s_setup" % app.language))
+        name = "potager.lang.%s_setup" % app.language
+        app.texts.add(lang.take(name), name)
         self.ui = registry.screens(mode)
         self.values = self.ui.default_setup()
         self.kept = None  # (texts, the mode's fields for the values): see fields()
@@ -164,9 +165,11 @@ class SetupScreen(Screen):
             app.say(found + " " + view.player_tag(state, state["act"], 10))
 
     def rows(self, app):
-        items = []
-        for line in self.lines(app):
-            label, value = line[0], line[1]
+        lines = self.lines(app)
+        items = [""] * len(lines)  # those out of view not laid out (~0.5 ms a line on the board)
+        top = view.menu_top(self.cursor)
+        for i in range(top, min(top + view.ROWS - 1, len(lines))):
+            label, value = lines[i][0], lines[i][1]
             room = COLS - 2 - len(value)  # a long name is cut, the colour kept
-            items.append(view.split(label[:room], value + " ", COLS - 1) if value else label)
+            items[i] = view.split(label[:room], value + " ", COLS - 1) if value else label
         return menu_rows(app.tr("m." + self.mode), items, self.cursor)

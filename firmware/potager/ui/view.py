@@ -92,11 +92,16 @@ def player_tag(state, player, width=3):
     return symbol(state, player) + found[: width - 1]
 
 
+def menu_top(cursor, rows=ROWS):
+    """The first item in view of a titled list of `rows` rows, the cursor's item in view."""
+    return max(cursor - rows + 2, 0)
+
+
 def menu_rows(title, items, cursor, rows=ROWS):
-    """A titled list that scrolls to keep the cursor visible."""
+    """A titled list that scrolls to keep the cursor visible (from ``menu_top``)."""
     out = [fit(title, COLS)]
     visible = rows - 1
-    top = 0 if cursor < visible else cursor - visible + 1
+    top = menu_top(cursor, rows)
     for i in range(top, top + visible):
         if i < len(items):
             out.append(fit((CURSOR if i == cursor else " ") + items[i], COLS))

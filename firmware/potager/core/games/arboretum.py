@@ -195,10 +195,12 @@ def check(state):
     for p in range(n):
         assert in_hand(state, p) <= 7
         assert 0 <= state["ks"][p] <= k
+    h = state["h"]
     for s in range(k):
         taken = 0
         for p in range(n):
-            assert 0 <= state["h"][s * n + p] < 256 and not state["h"][s * n + p] & taken
-            taken |= state["h"][s * n + p]
+            bits = h[s * n + p]  # (each lookup of state["h"] costs the board a dict search)
+            assert 0 <= bits < 256 and not bits & taken
+            taken |= bits
             code = state["pa"][s * n + p]
             assert code == -1 or bad_path(code) is None
