@@ -177,3 +177,11 @@ def test_a_table_is_held_once_as_bytes_and_reused_by_the_next_load(monkeypatch):
     english = lang.load("en", None, shared)
     assert english.get("players") != shared.get("players")
     assert imported == ["potager.lang.en"]
+
+
+def test_texts_of_no_known_language_drop_no_module(monkeypatch):
+    import types
+
+    monkeypatch.setitem(sys.modules, "_probe", types.ModuleType("_probe"))
+    texts = lang.load("en", None, lang.Texts(["\nk.a=b\n"]))  # a table of no module
+    assert "_probe" in sys.modules and texts.get("players")

@@ -102,8 +102,9 @@ def _drop(prefix):
 def load(code, mode=None, texts=None):
     """The texts of one language: the mode's own table (if any), then the shared one. The
     tables ``texts`` (those in use) hold are reused; a language left is dropped."""
-    if texts is not None and texts.names and not texts.names[-1].endswith("." + code):
-        _drop(texts.names[-1])  # modules of the other language loaded ahead
+    shared = texts.names[-1] if texts is not None and texts.names else ""
+    if shared and not shared.endswith("." + code):
+        _drop(shared)  # modules of the other language loaded ahead
     names = ["potager.lang." + code]
     if mode:
         names.insert(0, "potager.lang." + code + "_" + mode)
