@@ -8,6 +8,8 @@ same texts would take about three times the RAM on the board.
 
 import sys
 
+from potager.core import registry
+
 CODES = ("fr", "en")
 
 
@@ -82,21 +84,14 @@ def take(name, texts=None):
     except ImportError:
         return None
     table = sys.modules[name].T.encode()
-    _forget(name)
+    registry.forget(name)
     return table
-
-
-def _forget(name):
-    sys.modules.pop(name, None)
-    child = name.rpartition(".")[2]
-    if hasattr(sys.modules[__name__], child):  # the package's attribute holds it too
-        delattr(sys.modules[__name__], child)
 
 
 def _drop(prefix):
     for name in list(sys.modules):
         if name == prefix or name.startswith(prefix + "_"):
-            _forget(name)
+            registry.forget(name)
 
 
 def load(code, mode=None, texts=None):
