@@ -208,6 +208,14 @@ def test_no_frame_on_the_board_sends_more_than_a_full_frame(script):
     assert max(frame["i2c_bytes"] for frame in frames) <= full
 
 
+@needs_kit
+def test_the_board_starts_while_another_test_has_emptied_path(monkeypatch, tmp_path):
+    # the runs start in background threads, while deploy's tests set PATH to an empty folder
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert pico.missing() is None
+    pico.PicoBoard()
+
+
 @pytest.mark.skipif(MISSING_9 is not None, reason=str(MISSING_9))
 def test_circuitpython_9_boots_the_firmware_to_the_same_screen():
     board = _result("smoke-9.2.9")

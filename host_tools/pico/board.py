@@ -33,6 +33,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 KIT = Path(os.environ.get("POTAGER_CIRCUITPYTHON_KIT", ROOT.parent / "shared" / "circuitpython"))
 NODE_MODULES = HERE / "node_modules"
+# found once, on import: the emulator runs in background threads while other tests may
+# empty $PATH (deploy's "no mpy-cross anywhere" tests)
+NODE = shutil.which("node")
 VERSIONS = ("10.2.1", "9.2.9")
 DEFAULT_VERSION = "10.2.1"
 # After the script's last input, the run goes on until the OLED has been quiet and the CPU
@@ -67,7 +70,7 @@ def version_of(uf2: Path) -> str:
 
 def missing(version: str = DEFAULT_VERSION) -> Optional[str]:
     """None when the emulated Pico can run, else one line saying what is missing."""
-    if shutil.which("node") is None:
+    if NODE is None:
         return "node is not installed (the emulated Pico runs in Node 20)"
     if not (NODE_MODULES / "rp2040js").is_dir():
         return f"rp2040js is not installed in {NODE_MODULES} (run make pico-deps)"
@@ -226,7 +229,7 @@ class PicoBoard:
             }
             (tmpdir / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
             with subprocess.Popen(
-                ["node", str(HERE / "emulator.mjs"), str(tmpdir / "plan.json")],
+                [str(NODE), str(HERE / "emulator.mjs"), str(tmpdir / "plan.json")],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
