@@ -275,19 +275,50 @@ def test_a_3_in_slot_3_earns_4_under_tomato_dice_on_screen():
     harvest(board, 6)
     board.script("wait 3000\npress RIGHT")
     rows = board.rows()
-    assert rows[0].startswith("♥P1 harvest, slot 3")
-    assert rows[1] == " Seed die          3 "
-    assert rows[4].startswith("Value 3 *+4")
+    assert rows[0].startswith("Round 1")  # the table stays: the harvest shows in its row
+    assert board.pixels.leds[1:4] == [view.dim(0xFF0000, 96)] * 3  # and so does the ring
+    assert rows[1] == "→♥P1*K 3 5 6 3*· · · "
+    assert rows[4] == "Seed 3 ↓0 *+4        "
     board.script("press OK")
     assert state(board)["hv"][0] == [5, 6, 3]
     assert board.rows()[1] == "▶♥P1*K 3 5 6 3*· · · "
     assert board.rows()[4].startswith("♥P1 slot 3 = 3 *+4")
 
 
+def test_the_harvest_form_changes_a_row_and_a_slot_not_the_screen():
+    # the real SSD1306 driver: a whole screen is 1037 bytes (~80 ms on the board)
+    from host_tools.sim import SimBoard
+
+    keys = "wait 3000\n" + NEW + "press OK\n" + "press RIGHT\npress OK\n"
+    result = SimBoard().run_script(keys.replace("\n", "\nwait 2000\n"))
+    opened = next(f for f in result.frames if f["screen"][4].startswith("Seed 1 ↓0"))
+    done = next(f for f in result.frames if f["screen"][4].startswith("♥P1 slot 1 = 1"))
+    assert opened["screen"][1] == "→♥P1*K 3 1 · · · · · "
+    assert 0 < opened["i2c_bytes"] <= 400 and 0 < done["i2c_bytes"] <= 400
+
+
+def test_the_rows_kept_for_a_revision_are_those_laid_out_afresh():
+    from potager.ui import diced_tomatoes as ui
+
+    board = started(players=5, tomato=True)
+    steps = ["press RIGHT", "press OK", "press DOWN", "press TURN", "press DOWN\npress DOWN"]
+    steps += ["press RIGHT", "press DOWN", "press BACK", "press BACK", "hold BACK 600"]
+    steps += ["press UP\npress RIGHT\npress RIGHT", "press OK", "press TURN\npress RIGHT"]
+    for step in steps:
+        board.script(step)
+        screen = board.app.screen()
+        game = getattr(screen, "game", screen)
+        kept = screen.rows(board.app)
+        game.laid_out = lambda app, n=state(board)["n"]: [None] * n  # nothing kept
+        assert screen.rows(board.app)[1:] == kept[1:], step
+        del game.laid_out
+    assert type(board.app.screen()).__name__ == "Form"
+
+
 def test_a_1_with_a_black_die_is_uprooted_not_harvested():
     board = started()
     board.script("press RIGHT\npress DOWN\npress LEFT")  # a black die (DOWN), seed 1 (LEFT)
-    assert board.rows()[1] == " Seed die          1 "
+    assert board.rows()[1] == "→♥P1*K 3 0?· · · · · "  # the value in its slot, with ?
     assert board.rows()[4].startswith("Rotten <1: uprooted")  # said before OK
     board.script("press OK")
     assert state(board)["hv"][0] == []
@@ -300,8 +331,8 @@ def test_the_seed_goes_with_the_dice_until_moved_and_a_hold_moves_it_by_3():
     board = started(tomato=True)
     board.script("press RIGHT\npress DOWN")  # slot 1 and a black die: seed 2 - 1 = 1, a star
     rows = board.rows()
-    assert rows[1] == " Seed die          2 " and rows[2] == " Black dice        1 "
-    assert rows[4].startswith("Value 1 *+6")
+    assert rows[1] == "→♥P1*K 3 1*· · · · · "
+    assert rows[4] == "Seed 2 ↓1 *+6        "
     board.script("press DOWN\npress DOWN\npress DOWN")  # a vine holds 4 dice
     assert board.app.screen().values == [4, 3, 0]
     board.script("press UP")  # (a black die back: the seed with it)
@@ -317,14 +348,14 @@ def test_the_seed_goes_with_the_dice_until_moved_and_a_hold_moves_it_by_3():
 def test_golden_sun_offers_gold_dice_and_refuses_an_overripe_vine():
     board = started()
     board.script("press RIGHT")
-    assert len([r for r in board.rows()[1:4] if r.strip()]) == 2  # no gold dice
+    assert board.rows()[4] == "Seed 1 ↓0            "  # no gold dice
     board.script("press BACK")
     board = started(golden=True)
     board.script("press RIGHT\n" + "press LEFT\n" + "press UP")  # seed 6, a gold die (UP)
-    assert board.rows()[3] == " Gold dice         1 "
+    assert board.rows()[1] == "→♥P1*K 3 7?· · · · · "
     assert board.rows()[4].startswith("Overripe >6: uprooted")
     board.script("press DOWN")  # DOWN takes the gold die back first
-    assert board.rows()[2:4] == [" Black dice        0 ", " Gold dice         0 "]
+    assert board.rows()[4] == "Seed 6 ↓0 ↑0         "
     board.script("press UP\npress UP\npress UP\npress UP")  # a vine holds 4 dice
     assert board.rows()[4].startswith("Only 4 dice a vine")
 

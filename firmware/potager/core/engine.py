@@ -48,22 +48,26 @@ def clone(value):
     recursive copy costs a frame of the board's 2 KiB Python stack. Containers are copied
     at their exact size (no growth while filling), then their nested containers in turn."""
     top = _shallow(value)
-    if top is value:
-        return value
+    if top is value or (isinstance(top, list) and _numbers(top)):
+        return top
     todo = [value, top]  # (original, copy) pairs whose nested containers are still shared
     while todo:
         copy = todo.pop()
         original = todo.pop()
-        if not isinstance(original, dict) and _numbers(original):
-            continue  # nothing nested: the shallow copy is whole
-        keys = original if isinstance(original, dict) else range(len(original))
-        for k in keys:
-            inner = original[k]
-            new = _shallow(inner)
-            if new is not inner:
+        # the loop inlines _shallow: a call costs the board more than the copy it makes
+        for k, inner in original.items() if isinstance(original, dict) else enumerate(original):
+            if isinstance(inner, list):
+                new = inner[:]
                 copy[k] = new
-                todo.append(inner)
-                todo.append(new)
+                if _numbers(inner):
+                    continue  # nothing nested: the copy is whole
+            elif isinstance(inner, dict):
+                new = _shallow(inner)  # (rare: the states are one dict of lists)
+                copy[k] = new
+            else:
+                continue  # a number or a string, shared
+            todo.append(inner)
+            todo.append(new)
     return top
 
 

@@ -36,13 +36,9 @@ dt.help_star_bonus=star bonus
 dt.help_karma_pairs=Karma pairs
 dt.help_dice_bonus=dice bonus
 dt.help_sixth_harvest=6th harvest +2
-dt.dice_label_0=Seed die
-dt.dice_label_1=Black dice
-dt.dice_label_2=Gold dice
-dt.preview_value=Value {}
+dt.form_seed=Seed {}
 dt.preview_star= *+{}
-dt.preview_gain= {} K+{}
-dt.harvest_title=harvest, slot {}
+dt.preview_gain= K+{}
 dt.harvest_done=slot {} = {}
 dt.last_round_to=Last round → {}
 dt.effect_cost_1=Reroll a die

@@ -36,13 +36,9 @@ dt.help_star_bonus=bonus étoile
 dt.help_karma_pairs=paires de Karma
 dt.help_dice_bonus=bonus de dés
 dt.help_sixth_harvest=6e récolte +2
-dt.dice_label_0=Dé graine
-dt.dice_label_1=Dés noirs
-dt.dice_label_2=Dés dorés
-dt.preview_value=Valeur {}
+dt.form_seed=Dé {}
 dt.preview_star= *+{}
-dt.preview_gain= {} K+{}
-dt.harvest_title=récolte, case {}
+dt.preview_gain= K+{}
 dt.harvest_done=case {} = {}
 dt.last_round_to=Tour final → {}
 dt.effect_cost_1=Relancer un dé

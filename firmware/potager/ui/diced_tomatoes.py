@@ -118,6 +118,37 @@ def title(app, state):
     return app.tr("round") + " " + str(state["rnd"])
 
 
+def first_row(n, cursor):
+    # the player on row 1: the cursor's row stays in view, with its neighbours
+    return min(max(cursor - 1, 0), max(n - 3, 0))
+
+
+def table_rows(app, state, cursor, laid=None, fresh=()):
+    # rows 0-3 of `state`, the cursor's row in view (also the harvest form's preview).
+    # `laid`: each player's row already laid out for this state, or None (filled in here);
+    # the players in `fresh` are laid out again, not kept (the form's preview)
+    n = state["n"]
+    out = [table.header(app, title(app, state))]
+    if n == 1:
+        out.append(item(state, 0, False))
+        out.append(fit(app.tr("dt.solo_goal"), 9) + "1 2 3 4 5 6 ")
+        found = dt.parts(state["hv"][0], 0, 0, 0, 0)[5]
+        out.append(fit(label(app, "dt.solo_matched", found), COLS))
+        return out
+    top = first_row(n, cursor)
+    for p in range(top, top + 3):
+        if p >= n:
+            out.append(" " * COLS)
+            continue
+        row = None if laid is None or p in fresh else laid[p]
+        if row is None:
+            row = item(state, p, False)
+            if laid is not None and p not in fresh:
+                laid[p] = row
+        out.append(CURSOR + row[1:] if p == cursor else row)
+    return out
+
+
 HARVEST = "potager.ui.diced_tomatoes_harvest"
 
 
@@ -158,12 +189,21 @@ class GameScreen(table.GameScreen):
         self.cursor = self.act = app.engine.state["act"]
         self.sub = None  # a sub-screen to open at the next tick (asked from the menu)
         self.count = self.mark = 0  # the hold of ← going on: dice not placed, its revision
+        self.laid = (None, -1, [])  # engine, revision, each player's row (see laid_out)
         # the framework's menu and help, compiled now while RAM is in few pieces: opened
         # later, in the middle of a game, it may not find room
         registry.load("potager.ui.menu")
 
     def upcoming(self, app):
         return (HARVEST,)
+
+    def laid_out(self, app):
+        # each player's row (without the cursor) for this revision of the game, kept: a
+        # cursor move or the harvest form's preview lays out only the rows that change
+        engine = app.engine
+        if self.laid[0] is not engine or self.laid[1] != engine.revision:
+            self.laid = (engine, engine.revision, [None] * engine.state["n"])
+        return self.laid[2]
 
     def on_key(self, app, key, kind):
         state = app.engine.state
@@ -262,19 +302,8 @@ class GameScreen(table.GameScreen):
 
     def rows(self, app):
         state = app.engine.state
-        n = state["n"]
-        out = [table.header(app, title(app, state))]
-        if n == 1:
-            out.append(item(state, 0, False))
-            out.append(fit(app.tr("dt.solo_goal"), 9) + "1 2 3 4 5 6 ")
-            found = dt.parts(state["hv"][0], 0, 0, 0, 0)[5]
-            out.append(fit(label(app, "dt.solo_matched", found), COLS))
-        else:
-            top = min(max(self.cursor - 1, 0), max(n - 3, 0))  # the cursor's row in view
-            for p in range(top, top + 3):
-                out.append(item(state, p, p == self.cursor) if p < n else " " * COLS)
-        out.append(fit(text(app, state), COLS))
-        return out
+        rows = table_rows(app, state, self.cursor, self.laid_out(app))
+        return rows + [fit(text(app, state), COLS)]
 
     def leds(self, app, out):
         # the table ring, with the active player's Karma: a pixel each, clockwise after their

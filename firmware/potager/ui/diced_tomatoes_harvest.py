@@ -1,26 +1,30 @@
-# Diced Tomatoes: the harvest form. A vine of 4 dice: its seed die (LEFT/RIGHT, held ±3; from
-# its slot's number: a star), black dice (DOWN: one more, the value one lower) and, under Golden
-# Sun, gold dice (UP: one more; UP and DOWN take back a die of the other colour first). Until
-# LEFT/RIGHT move it, the seed goes with the dice so that the value stays the star's (a black
-# die on a seed one above its slot is the common way to a star); the bottom row
-# shows what OK would do: the value, a star, the Karma gained, or why the vine is uprooted
-# instead (the reducer itself is asked, on a copy of the state). TURN harvests and hands over.
+# Diced Tomatoes: the harvest form, drawn over the game's table. A vine of 4 dice: its seed
+# die (LEFT/RIGHT, held ±3; from its slot's number: a star), black dice (DOWN: one more, the
+# value one lower) and, under Golden Sun, gold dice (UP: one more; UP and DOWN take back a die
+# of the other colour first). Until LEFT/RIGHT move it, the seed goes with the dice so that
+# the value stays the star's (a black die on a seed one above its slot is the common way to a
+# star). The table shows what OK would do (the reducer itself is asked, on a copy of the
+# state): the harvested row, marked →, has the value in its slot, the Karma gained is in the
+# active player's row; a vine that would be uprooted shows its value with ? and the bottom row
+# says why. Otherwise the bottom row holds the dice: "Seed 3 ↓1 ↑0 *+4 K+2" (↓ black, ↑ gold,
+# the star's points, the Karma gained). TURN harvests and hands over. On the board a screen
+# change costs ~80 ms; the table staying, opening the form changes a row and a slot.
 # RAM: see potager.ui.diced_tomatoes.
 
 from potager.core import keys
 from potager.core.engine import clone
 from potager.core.games import diced_tomatoes as dt
 from potager.core.gestures import LONG, SHORT
-from potager.ui.diced_tomatoes import label
-from potager.ui.screens import ListScreen
-from potager.ui.view import COLS, fit, menu_rows, player_tag, split
+from potager.ui.diced_tomatoes import first_row, label, table_rows
+from potager.ui.screens import Screen
+from potager.ui.view import COLS, fit, player_tag
 
 
 def screen(app, game_screen):
-    return Form(app.engine.state, game_screen.cursor)
+    return Form(app.engine.state, game_screen)
 
 
-class Form(ListScreen):
+class Form(Screen):
     HELP: tuple = (
         ("←→", "dt.help_seed"),
         ("←→~", "dt.help_seed_three"),
@@ -31,19 +35,12 @@ class Form(ListScreen):
         ("BACK", "h.back"),
     )
 
-    def __init__(self, state, player):
-        ListScreen.__init__(self)
-        self.player = player
+    def __init__(self, state, game):
+        self.game = game  # its ring stays: the active seat, their Karma
+        self.player = player = game.cursor
         self.slot = len(state["hv"][player]) + 1
         self.values = [self.slot, 0, 0]  # seed die (its slot's number: a star), black, gold
         self.held = False  # the seed moved by ←→: the dice no longer move it
-
-    def items(self, app):
-        out = []
-        for i in range(3 if app.engine.state["opt"] & 4 else 2):  # gold: Golden Sun only
-            found = split(app.tr("dt.dice_label_" + str(i)), str(self.values[i]) + " ", COLS - 1)
-            out.append(found)
-        return out
 
     def on_key(self, app, key, kind):
         if key in (keys.LEFT, keys.RIGHT) and kind in (SHORT, LONG):
@@ -60,7 +57,7 @@ class Form(ListScreen):
         elif key == keys.OK and kind == SHORT:
             self.choose(app, 0)
         else:
-            ListScreen.on_key(self, app, key, kind)
+            Screen.on_key(self, app, key, kind)
         app.changed()
 
     def dice(self, app, i):
@@ -82,16 +79,16 @@ class Form(ListScreen):
         return self.values[0] - self.values[1] + self.values[2]
 
     def text(self, app, state, after):
-        # what the harvest brings: value, star (Tomato Dice), the active player's Karma
-        v = self.value()
-        out = label(app, "dt.preview_value", v)
-        if state["opt"] & 1 and v == self.slot:
-            out += label(app, "dt.preview_star", 7 - v)
+        # the dice, the star's points (Tomato Dice), the active player's Karma gained
+        v = self.values
+        out = label(app, "dt.form_seed", v[0]) + " ↓" + str(v[1])
+        if state["opt"] & 4:
+            out += " ↑" + str(v[2])
+        if state["opt"] & 1 and self.value() == self.slot:
+            out += label(app, "dt.preview_star", 7 - self.slot)
         p = state["act"]
         if after["ka"][p] != state["ka"][p]:
-            out += label(
-                app, "dt.preview_gain", player_tag(state, p), after["ka"][p] - state["ka"][p]
-            )
+            out += label(app, "dt.preview_gain", after["ka"][p] - state["ka"][p])
         return out
 
     def choose(self, app, index):
@@ -118,10 +115,24 @@ class Form(ListScreen):
         app.say(found)
         return True
 
+    def leds(self, app, out):
+        self.game.leds(app, out)
+
     def rows(self, app):
         state = app.engine.state
         after = clone(state)
-        reason = dt.reduce(after, (dt.HARVEST, self.player, self.value()))
-        found = app.tr("r." + reason) if reason else self.text(app, state, after)
-        title = player_tag(state, self.player) + " " + label(app, "dt.harvest_title", self.slot)
-        return menu_rows(title, self.items(app), -1, 4) + [fit(found, COLS)]
+        v = self.value()
+        reason = dt.reduce(after, (dt.HARVEST, self.player, v))
+        # the rows the harvest leaves as they are come from the game's (one layout less)
+        fresh = () if reason else (self.player, state["act"])
+        out = table_rows(
+            app, after if fresh else state, self.player, self.game.laid_out(app), fresh
+        )
+        row = 1 if state["n"] == 1 else 1 + self.player - first_row(state["n"], self.player)
+        found = out[row]
+        if reason:  # the value in its slot, with ?: the vine would be uprooted
+            at = len(found) - 12 + 2 * (self.slot - 1)  # the six slots end the row
+            found = found[:at] + (str(v) if 0 <= v <= 9 else "-") + "?" + found[at + 2 :]
+        out[row] = "→" + found[1:]
+        out.append(fit(app.tr("r." + reason) if reason else self.text(app, state, after), COLS))
+        return out
