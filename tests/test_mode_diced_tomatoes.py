@@ -298,8 +298,6 @@ def test_the_harvest_form_changes_a_row_and_a_slot_not_the_screen():
 
 
 def test_the_rows_kept_for_a_revision_are_those_laid_out_afresh():
-    from potager.ui import diced_tomatoes as ui
-
     board = started(players=5, tomato=True)
     steps = ["press RIGHT", "press OK", "press DOWN", "press TURN", "press DOWN\npress DOWN"]
     steps += ["press RIGHT", "press DOWN", "press BACK", "press BACK", "hold BACK 600"]
@@ -309,10 +307,21 @@ def test_the_rows_kept_for_a_revision_are_those_laid_out_afresh():
         screen = board.app.screen()
         game = getattr(screen, "game", screen)
         kept = screen.rows(board.app)
-        game.laid_out = lambda app, n=state(board)["n"]: [None] * n  # nothing kept
+        game.laid_out = lambda app: [None] * app.engine.state["n"]  # nothing kept
         assert screen.rows(board.app)[1:] == kept[1:], step
         del game.laid_out
     assert type(board.app.screen()).__name__ == "Form"
+
+
+def test_the_preview_of_an_opponents_vine_says_who_gains_karma():
+    board = started(tomato=True)
+    harvest(board)  # P1: slot 1
+    board.script("press TURN\npress UP\npress RIGHT")  # P2 on P1's vine: slot 2
+    rows = board.rows()
+    assert rows[1] == "→♥P1»K 3 1*2*· · · · "  # P1's star in the slot
+    assert rows[2] == " ●P2*K 4 · · · · · · "  # P2's Karma, as OK would leave it
+    assert rows[4] == "Seed 2 ↓0 *+5 ●P2 K+1"
+    assert state(board)["ka"][1] == 3  # a preview only
 
 
 def test_a_1_with_a_black_die_is_uprooted_not_harvested():

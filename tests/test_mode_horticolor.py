@@ -986,3 +986,22 @@ def test_the_table_keeps_horticolor_clockwise_and_its_menu_lists_what_it_allows(
     board.script("press OK")
     items = board.app.screen().items(board.app)
     assert not {"Pass (out for round)", "Skip the next player", "Round +1"} & set(items)
+
+
+def test_the_rows_kept_in_the_mixes_are_those_laid_out_afresh():
+    board = started(SETUP_3 + "press TURN\n")  # round 1's mixes
+    steps = ["press RIGHT", "press DOWN", "hold RIGHT 600", "press TURN", "press BACK"]
+    steps += ["press UP\npress RIGHT", "hold BACK 600", "press TURN\npress TURN", "fr"]
+    steps += ["press DOWN\npress RIGHT", "press TURN"]
+    for step in steps:
+        if step == "fr":  # another language: the rows' words with it
+            board.app.set_language("fr")
+            board.app.changed()
+        else:
+            board.script(step)
+        screen = board.app.screen()
+        assert type(screen).__name__ == "GameScreen", step
+        kept = screen.rows(board.app)
+        screen.laid = []  # nothing kept
+        assert screen.rows(board.app) == kept, step
+    assert board.rows()[0].startswith("M1 Mél.")  # the French words, not the English kept

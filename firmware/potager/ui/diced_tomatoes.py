@@ -171,6 +171,7 @@ def sub(name):
 
 
 class GameScreen(table.GameScreen):
+    laid: tuple = ()  # (set per screen)
     HELP: tuple = (
         (
             ("↑↓", "dt.help_player"),

@@ -6,9 +6,10 @@
 # star). The table shows what OK would do (the reducer itself is asked, on a copy of the
 # state): the harvested row, marked →, has the value in its slot, the Karma gained is in the
 # active player's row; a vine that would be uprooted shows its value with ? and the bottom row
-# says why. Otherwise the bottom row holds the dice: "Seed 3 ↓1 ↑0 *+4 K+2" (↓ black, ↑ gold,
-# the star's points, the Karma gained). TURN harvests and hands over. On the board a screen
-# change costs ~80 ms; the table staying, opening the form changes a row and a slot.
+# says why. Otherwise the bottom row holds the dice: "Seed 3 ↓1 *+4 ●P2 K+2" (↓ black, ↑ gold,
+# the star's points, the Karma gained and by whom, the name left out where it does not fit).
+# TURN harvests and hands over. On the board a screen change costs ~80 ms; the table staying,
+# opening the form changes a row and a slot.
 # RAM: see potager.ui.diced_tomatoes.
 
 from potager.core import keys
@@ -87,8 +88,10 @@ class Form(Screen):
         if state["opt"] & 1 and self.value() == self.slot:
             out += label(app, "dt.preview_star", 7 - self.slot)
         p = state["act"]
-        if after["ka"][p] != state["ka"][p]:
-            out += label(app, "dt.preview_gain", after["ka"][p] - state["ka"][p])
+        if after["ka"][p] != state["ka"][p]:  # with who gains it, where it fits
+            gain = label(app, "dt.preview_gain", after["ka"][p] - state["ka"][p])
+            tagged = " " + player_tag(state, p) + gain
+            out += tagged if len(out) + len(tagged) <= COLS else gain
         return out
 
     def choose(self, app, index):

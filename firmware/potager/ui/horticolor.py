@@ -78,9 +78,12 @@ def new_state(values):
 
 
 class GameScreen(table.GameScreen):
+    laid: list = []  # (set per screen)
+
     def __init__(self, app):
         self.count = self.held = 0  # the hold of RIGHT going on: compost gained, player
         self.mark = None
+        self.laid = []  # each player's row in the mixes, with what it shows
         self.follow(app)
 
     def follow(self, app):
@@ -215,13 +218,28 @@ class GameScreen(table.GameScreen):
     def line(self, state, p, words):
         # A player's row in the mixes, at the round end, at the final scoring.
         ph = state["ph"]
-        text = fit((CURSOR if p == self.cursor else " ") + player_tag(state, p), 6)
         if ph == rules.MIXES:
-            if p == state["act"]:
-                text = text[:4] + "*" + " "
-            text += words[3] + right(str(state["cp"][p]), 2)
-            text += right(words[4] + right(str(state["vc"][p]), 2), 5)
-            return fit(text + right(str(state["vr"][p]), 3) + words[9] + str(state["nc"][p]), COLS)
+            # kept by what it shows: a handover or a card validated lays out one or two rows
+            names = state.get("names")
+            shown = (
+                p,
+                p == self.cursor,
+                p == state["act"],
+                state["cp"][p],
+                state["vc"][p],
+                state["vr"][p],
+                state["nc"][p],
+                state["col"][p],
+                names and names[p],
+                words[3] + words[4] + words[9],  # the words it is made with (a language)
+            )
+            kept = self.laid
+            while len(kept) <= p:
+                kept.append(None)
+            if kept[p] is None or kept[p][0] != shown:
+                kept[p] = (shown, self.mix_line(state, p, words))
+            return kept[p][1]
+        text = fit((CURSOR if p == self.cursor else " ") + player_tag(state, p), 6)
         if ph == rules.ROUND_END:
             count = state["dc"][p]
             text = text[:5] + words[5] + " " + str(count) + words[9]
@@ -234,6 +252,14 @@ class GameScreen(table.GameScreen):
         text = text[:5] + words[4] + right(str(state["vc"][p]), 2) + " " + " " + str(values[0])
         text += "+" + str(values[1]) + "+" + str(values[2])
         return split(text, " " + str(totals[p]) + ("*" if p in best else " "))
+
+    def mix_line(self, state, p, words):
+        text = fit((CURSOR if p == self.cursor else " ") + player_tag(state, p), 6)
+        if p == state["act"]:
+            text = text[:4] + "*" + " "
+        text += words[3] + right(str(state["cp"][p]), 2)
+        text += right(words[4] + right(str(state["vc"][p]), 2), 5)
+        return fit(text + right(str(state["vr"][p]), 3) + words[9] + str(state["nc"][p]), COLS)
 
     def finish(self, app):
         # End game (menu, or TURN at the final scoring): first the points, then the result.
