@@ -39,7 +39,7 @@ OVER_BUDGET = {
     ("arboretum", "mpy"): "96K",
     ("diced_tomatoes", "mpy"): "112K",
     ("horticolor", "mpy"): "112K",
-    ("hortis", "mpy"): "112K",
+    ("hortis", "mpy"): "128K",  # (108, 116 and 120 K fail; 112 and 124 by the luck of paths)
     ("diced_tomatoes", "py"): "112K",
     ("horticolor", "py"): "112K",
     ("free", "mpy"): "96K",
