@@ -307,9 +307,9 @@ def test_the_rows_kept_for_a_revision_are_those_laid_out_afresh():
         screen = board.app.screen()
         game = getattr(screen, "game", screen)
         kept = screen.rows(board.app)
-        game.laid_out = lambda app: [None] * app.engine.state["n"]  # nothing kept
+        game.laid = lambda app: [None] * app.engine.state["n"]  # nothing kept
         assert screen.rows(board.app)[1:] == kept[1:], step
-        del game.laid_out
+        del game.laid
     assert type(board.app.screen()).__name__ == "Form"
 
 

@@ -118,12 +118,13 @@ def title(app, state):
     return app.tr("round") + " " + str(state["rnd"])
 
 
-def first_row(n, cursor):
+# (names the app already has: on the board each new name is a qstr in RAM for good)
+def top(n, cursor):
     # the player on row 1: the cursor's row stays in view, with its neighbours
     return min(max(cursor - 1, 0), max(n - 3, 0))
 
 
-def table_rows(app, state, cursor, laid=None, fresh=()):
+def lines(app, state, cursor, laid=None, fresh=()):
     # rows 0-3 of `state`, the cursor's row in view (also the harvest form's preview).
     # `laid`: each player's row already laid out for this state, or None (filled in here);
     # the players in `fresh` are laid out again, not kept (the form's preview)
@@ -135,8 +136,8 @@ def table_rows(app, state, cursor, laid=None, fresh=()):
         found = dt.parts(state["hv"][0], 0, 0, 0, 0)[5]
         out.append(fit(label(app, "dt.solo_matched", found), COLS))
         return out
-    top = first_row(n, cursor)
-    for p in range(top, top + 3):
+    first = top(n, cursor)
+    for p in range(first, first + 3):
         if p >= n:
             out.append(" " * COLS)
             continue
@@ -171,7 +172,7 @@ def sub(name):
 
 
 class GameScreen(table.GameScreen):
-    laid: tuple = ()  # (set per screen)
+    kept: tuple = ()  # (set per screen)
     HELP: tuple = (
         (
             ("↑↓", "dt.help_player"),
@@ -190,7 +191,7 @@ class GameScreen(table.GameScreen):
         self.cursor = self.act = app.engine.state["act"]
         self.sub = None  # a sub-screen to open at the next tick (asked from the menu)
         self.count = self.mark = 0  # the hold of ← going on: dice not placed, its revision
-        self.laid = (None, -1, [])  # engine, revision, each player's row (see laid_out)
+        self.kept = (None, -1, [])  # engine, revision, each player's row (see laid)
         # the framework's menu and help, compiled now while RAM is in few pieces: opened
         # later, in the middle of a game, it may not find room
         registry.load("potager.ui.menu")
@@ -198,13 +199,13 @@ class GameScreen(table.GameScreen):
     def upcoming(self, app):
         return (HARVEST,)
 
-    def laid_out(self, app):
+    def laid(self, app):
         # each player's row (without the cursor) for this revision of the game, kept: a
         # cursor move or the harvest form's preview lays out only the rows that change
         engine = app.engine
-        if self.laid[0] is not engine or self.laid[1] != engine.revision:
-            self.laid = (engine, engine.revision, [None] * engine.state["n"])
-        return self.laid[2]
+        if self.kept[0] is not engine or self.kept[1] != engine.revision:
+            self.kept = (engine, engine.revision, [None] * engine.state["n"])
+        return self.kept[2]
 
     def on_key(self, app, key, kind):
         state = app.engine.state
@@ -303,7 +304,7 @@ class GameScreen(table.GameScreen):
 
     def rows(self, app):
         state = app.engine.state
-        rows = table_rows(app, state, self.cursor, self.laid_out(app))
+        rows = lines(app, state, self.cursor, self.laid(app))
         return rows + [fit(text(app, state), COLS)]
 
     def leds(self, app, out):

@@ -16,7 +16,7 @@ from potager.core import keys
 from potager.core.engine import clone
 from potager.core.games import diced_tomatoes as dt
 from potager.core.gestures import LONG, SHORT
-from potager.ui.diced_tomatoes import first_row, label, table_rows
+from potager.ui.diced_tomatoes import label, lines, top
 from potager.ui.screens import Screen
 from potager.ui.view import COLS, fit, player_tag
 
@@ -90,8 +90,8 @@ class Form(Screen):
         p = state["act"]
         if after["ka"][p] != state["ka"][p]:  # with who gains it, where it fits
             gain = label(app, "dt.preview_gain", after["ka"][p] - state["ka"][p])
-            tagged = " " + player_tag(state, p) + gain
-            out += tagged if len(out) + len(tagged) <= COLS else gain
+            found = " " + player_tag(state, p) + gain
+            out += found if len(out) + len(found) <= COLS else gain
         return out
 
     def choose(self, app, index):
@@ -128,10 +128,8 @@ class Form(Screen):
         reason = dt.reduce(after, (dt.HARVEST, self.player, v))
         # the rows the harvest leaves as they are come from the game's (one layout less)
         fresh = () if reason else (self.player, state["act"])
-        out = table_rows(
-            app, after if fresh else state, self.player, self.game.laid_out(app), fresh
-        )
-        row = 1 if state["n"] == 1 else 1 + self.player - first_row(state["n"], self.player)
+        out = lines(app, after if fresh else state, self.player, self.game.laid(app), fresh)
+        row = 1 if state["n"] == 1 else 1 + self.player - top(state["n"], self.player)
         found = out[row]
         if reason:  # the value in its slot, with ?: the vine would be uprooted
             at = len(found) - 12 + 2 * (self.slot - 1)  # the six slots end the row

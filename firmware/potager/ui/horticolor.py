@@ -237,7 +237,7 @@ class GameScreen(table.GameScreen):
             while len(kept) <= p:
                 kept.append(None)
             if kept[p] is None or kept[p][0] != shown:
-                kept[p] = (shown, self.mix_line(state, p, words))
+                kept[p] = (shown, self.item(state, p, words))
             return kept[p][1]
         text = fit((CURSOR if p == self.cursor else " ") + player_tag(state, p), 6)
         if ph == rules.ROUND_END:
@@ -253,7 +253,8 @@ class GameScreen(table.GameScreen):
         text += "+" + str(values[1]) + "+" + str(values[2])
         return split(text, " " + str(totals[p]) + ("*" if p in best else " "))
 
-    def mix_line(self, state, p, words):
+    def item(self, state, p, words):
+        # a player's row in the mixes, laid out (see line)
         text = fit((CURSOR if p == self.cursor else " ") + player_tag(state, p), 6)
         if p == state["act"]:
             text = text[:4] + "*" + " "
