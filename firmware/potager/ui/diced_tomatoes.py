@@ -124,10 +124,10 @@ def top(n, cursor):
     return min(max(cursor - 1, 0), max(n - 3, 0))
 
 
-def lines(app, state, cursor, laid=None, fresh=()):
+def lines(app, state, cursor, laid, fresh=()):
     # rows 0-3 of `state`, the cursor's row in view (also the harvest form's preview).
-    # `laid`: each player's row already laid out for this state, or None (filled in here);
-    # the players in `fresh` are laid out again, not kept (the form's preview)
+    # `laid`: each player's row laid out for this state, or None (filled in here); the
+    # players in `fresh` are laid out again, not kept (the form's preview)
     n = state["n"]
     out = [table.header(app, title(app, state))]
     if n == 1:
@@ -141,10 +141,10 @@ def lines(app, state, cursor, laid=None, fresh=()):
         if p >= n:
             out.append(" " * COLS)
             continue
-        row = None if laid is None or p in fresh else laid[p]
+        row = None if p in fresh else laid[p]
         if row is None:
             row = item(state, p, False)
-            if laid is not None and p not in fresh:
+            if p not in fresh:
                 laid[p] = row
         out.append(CURSOR + row[1:] if p == cursor else row)
     return out

@@ -83,7 +83,8 @@ class GameScreen(table.GameScreen):
     def __init__(self, app):
         self.count = self.held = 0  # the hold of RIGHT going on: compost gained, player
         self.mark = None
-        self.laid = []  # each player's row in the mixes, with what it shows
+        # each player's row in the mixes, with what it shows (see line)
+        self.laid = [None] * app.engine.state["n"]
         self.follow(app)
 
     def follow(self, app):
@@ -234,8 +235,6 @@ class GameScreen(table.GameScreen):
                 words[3] + words[4] + words[9],  # the words it is made with (a language)
             )
             kept = self.laid
-            while len(kept) <= p:
-                kept.append(None)
             if kept[p] is None or kept[p][0] != shown:
                 kept[p] = (shown, self.item(state, p, words))
             return kept[p][1]
