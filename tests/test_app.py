@@ -12,7 +12,7 @@ sys.path.insert(0, str(MPY))
 
 from pureboard import PureBoard  # noqa: E402
 
-from potager.core import persist  # noqa: E402
+from potager.core import persist, registry  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("invariants")  # the mode's invariants after every action
 
@@ -255,6 +255,7 @@ def forget_modes():
     for key in registry.names():
         registry.unload(key)
     registry.forget("potager.ui.setup")
+    registry.forget("potager.ui.table_setup")
 
 
 def test_home_loads_the_mode_under_the_cursor_between_keys_and_lets_the_last_one_go():
@@ -268,6 +269,7 @@ def test_home_loads_the_mode_under_the_cursor_between_keys_and_lets_the_last_one
     board.script("press DOWN\nwait 200")  # Diced Tomatoes
     assert "potager.ui.diced_tomatoes" in sys.modules
     assert "potager.core.games.diced_tomatoes" in sys.modules
+    assert "potager.ui.table_setup" in sys.modules  # the setup's fields
     assert "potager.ui.free" not in sys.modules  # left: its RAM back
     board.script("press OK")
     assert board.rows()[0].startswith("Diced Tomatoes")
@@ -293,6 +295,23 @@ def test_diced_tomatoes_harvest_form_is_loaded_ahead_and_kept():
     assert "potager.ui.diced_tomatoes_harvest" in sys.modules
     board.script("press RIGHT\npress OK\nwait 200")  # a harvest: the form opened and closed
     assert "potager.ui.diced_tomatoes_harvest" in sys.modules
+
+
+def test_hortis_checks_are_loaded_with_the_setup_and_let_go_when_the_game_starts():
+    # the rules' check() imports them: loaded at start they cost the board ~10 ms of the
+    # screen change; kept, their RAM would stay with the game
+    board = PureBoard()
+    board.script("press DOWN\npress OK" + "\npress DOWN" * 3 + "\npress OK")  # HORTIS setup
+    assert board.rows()[0].startswith("HORTIS")
+    forget_modes()
+    registry.forget("potager.core.games.hortis_check")
+    board.app.dirty = True
+    board.script("wait 300")
+    assert "potager.core.games.hortis_check" in sys.modules
+    board.script("press UP\npress OK")  # Start: a quick count
+    assert board.app.engine is not None and board.rows()[0].startswith("Score 0")
+    assert "potager.core.games.hortis_check" not in sys.modules
+    assert "potager.core.table_check" not in sys.modules
 
 
 def test_nothing_is_loaded_ahead_on_a_tight_heap(monkeypatch):

@@ -185,3 +185,14 @@ def test_texts_of_no_known_language_drop_no_module(monkeypatch):
     monkeypatch.setitem(sys.modules, "_probe", types.ModuleType("_probe"))
     texts = lang.load("en", None, lang.Texts(["\nk.a=b\n"]))  # a table of no module
     assert "_probe" in sys.modules and texts.get("players")
+
+
+@pytest.mark.parametrize("code", lang.CODES)
+def test_the_home_screens_and_setups_texts_open_the_shared_table(code):
+    # a lookup costs the board ~0.35 us a byte of the table before its key: the texts every
+    # game passes by (the modes' names, the colours of the setup) are found in the first bytes
+    shared = table(code)
+    keys = lang.keys(shared)
+    early = [key for key in keys if key.startswith(("m.", "c."))]
+    assert len(early) == len(registry.MODES) + 8
+    assert keys.index(early[-1]) < 16

@@ -410,12 +410,12 @@ class App:
         self.clock = Clock(self.now)  # the first turn starts now, not during the setup
         registry.forget("potager.ui.table_setup")  # the setup's fields: RAM to the game
         registry.forget("potager.core.table_check")  # (the new state checked)
+        registry.forget("potager.core.games.%s_check" % mode)  # (HORTIS's, kept apart)
         self.seen_revision = -1
         self.engine = Engine(registry.rules(mode), state)
         self.mode = mode
-        self.load_texts(mode)
         self.mark_unsaved()
-        self.show_game()
+        self.show_game()  # (with the mode's texts)
 
     def close_game(self, screen):
         """The game in progress is dropped (after the players confirmed)."""

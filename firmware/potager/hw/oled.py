@@ -47,6 +47,10 @@ class Oled:
         self.group = displayio.Group()
         self.grids = []
         self.drawn = []
+        # each grid's tiles as set, read back for free: a TileGrid read costs the board a call
+        self.cells = []
+        if len(self.chars) > 256:
+            raise ValueError("a tile index is kept in a byte: 256 glyphs at most")
         self.texts = [""] * ROWS  # each row's text as last drawn
         for row in range(ROWS):
             for seg in range(len(SEGMENTS) - 1):
@@ -65,6 +69,7 @@ class Oled:
                 self.group.append(grid)
                 self.grids.append(grid)
                 self.drawn.append(" " * width)
+                self.cells.append(bytearray(width))  # the strip's first glyph is the space
         self.display.root_group = self.group
         self.blank = displayio.Group()  # shown for no frame: see show()
         self.awake = True
@@ -88,17 +93,21 @@ class Oled:
                     part += " " * (len(old) - len(part))
                 if part != old:
                     grid = self.grids[index]
+                    cells = self.cells[index]
                     first = -1
-                    for i, char in enumerate(part):  # part[i] would count chars from 0
+                    i = 0
+                    for char in part:  # (part[i] would count chars from 0; enumerate allocates)
                         cell = tiles.get(char)
                         if cell is None:
                             cell = self.chars.find(char)
                             tiles[char] = cell = cell if cell >= 0 else missing
-                        if grid[i] != cell:
+                        if cells[i] != cell:
+                            cells[i] = cell
                             grid[i] = cell
                             if first < 0:
                                 first = i
                             last = i
+                        i += 1  # noqa: SIM113 (enumerate makes a tuple per character)
                     if first >= 0:
                         pixels += (last - first + 1) * CHAR_W
                         areas += 1

@@ -1,11 +1,24 @@
 # Textes de l'écran en français : une ligne `clé=texte`. Une seule chaîne (cherchée,
 # pas convertie en dict) : quelques Ko de RAM sur la carte. Mêmes clés que en.py ;
-# une ligne d'écran tient 21 caractères.
+# une ligne d'écran tient 21 caractères. Les textes de l'accueil et des réglages d'abord :
+# une recherche coûte à la carte ~0,35 µs par octet de la table avant sa clé.
 T = """
 lang.name=Français
 language=Langue
 resume=Reprendre la partie
 m.free=Score libre
+m.diced_tomatoes=Diced Tomatoes
+m.horticolor=Horticolor
+m.hortis=Compteur HORTIS
+m.arboretum=Score Arboretum
+c.red=rouge
+c.blue=bleu
+c.green=vert
+c.yellow=jaune
+c.purple=violet
+c.orange=orange
+c.white=blanc
+c.pink=rose
 players=Joueurs
 first=1er joueur
 start=Commencer ▶
@@ -41,14 +54,6 @@ save2=Sauvegarde illisible
 save3=Ancienne sauvegarde
 no_nvm=Pas de NVM
 h.dropped=# parties effacées
-c.red=rouge
-c.blue=bleu
-c.green=vert
-c.yellow=jaune
-c.purple=violet
-c.orange=orange
-c.white=blanc
-c.pink=rose
 h.move=déplacer
 h.choose=choisir
 h.back=retour
@@ -112,10 +117,6 @@ s.dim=Baisse après
 s.sleep=Veille après
 r.setting_limit=Réglage à sa limite
 r.pixel_taken=Place déjà prise
-m.diced_tomatoes=Diced Tomatoes
-m.horticolor=Horticolor
-m.hortis=Compteur HORTIS
-m.arboretum=Score Arboretum
 end=Fin de partie
 q.end=Terminer la partie et garder le score ?
 results=Résultats

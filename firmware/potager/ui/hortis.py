@@ -52,9 +52,10 @@ def setup_change(values, field, delta):
 
 
 def upcoming(values):
-    # the modules new_state() loads, loaded ahead while the setup is shown (SetupScreen)
+    # the modules new_state() and the rules' check() load, loaded ahead while the setup is
+    # shown (SetupScreen); App.start_game lets the checks go
     live = "potager.ui.hortis_live" if values["lv"] else "potager.ui.hortis_quick"
-    return (live, "potager.ui.hortis_result")
+    return (live, "potager.ui.hortis_result", "potager.core.games.hortis_check")
 
 
 def new_state(values):

@@ -98,9 +98,11 @@ class HomeScreen(ListScreen):
     def upcoming(self, app):
         names = ["potager.ui.setup", "potager.lang.%s_setup" % app.language]
         key = self.hovered(app)
-        if key is not None:  # the mode under the cursor: its screens, rules and texts
+        if key is not None:  # the mode under the cursor: its screens, rules and texts, and
+            # the setup's table fields (the game lets them go)
             names.append(registry.MODES[registry.names().index(key)][2])
             names.append("potager.lang.%s_%s" % (app.language, key))  # if it has any
+            names.append("potager.ui.table_setup")
         return names
 
     def items(self, app):
