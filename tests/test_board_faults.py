@@ -180,6 +180,29 @@ def test_the_early_keys_are_set_right_by_the_pins_when_opened_again(monkeypatch)
     assert settle(seen + [(OK_, True, 400)], [OK_], 100, 900) == seen + [(OK_, True, 400)]
 
 
+def test_a_press_let_go_just_before_the_keys_are_opened_again_is_a_press(monkeypatch):
+    """keypad reports a release at its next scan: a press let go in the last 10 ms before the
+    app opens the keys again must keep its press (not be taken for BACK's pad put back)."""
+    from host_tools.sim.fakes import keypad
+
+    opened = []
+    init = keypad.Keys.__init__
+
+    def record(self, *args, **kwargs):
+        opened.append(keypad.machine().now_us)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(keypad.Keys, "__init__", record)
+    SimBoard().run_script(START)
+    assert len(opened) == 2  # code.py's early scan, then the app's keys
+    handover_ms = opened[1] // 1000
+    for before_ms in range(1, 12):
+        # OK on the first screen picks the language: down 60 ms, up `before_ms` before
+        script = "wait %d\npress OK\nwait 3000\n" % (handover_ms - before_ms - 60)
+        result = SimBoard().run_script(script)
+        assert result.state["screen"] == "HomeScreen", before_ms
+
+
 def test_back_later_in_the_start_up_is_an_undo_not_the_safe_menu():
     board = game_board()
     result = board.run_script("wait 900\npress BACK\nwait 4000\n")

@@ -10,6 +10,7 @@ millisecond read BACK as held for good (seen on the emulated Pico, CircuitPython
 import keypad
 
 early = None  # the keys opened by code.py before the app is imported (scan_now)
+SCAN_S = 0.01  # keypad's scan interval
 
 
 class Buttons:
@@ -25,6 +26,11 @@ class Buttons:
             # down now is read from the pins, so a press the early scan missed (held from
             # power-on) or made up (BACK's pad put back) is set right before anyone acts.
             self.since = early.since
+            # keypad reports a change at its next scan: after one more, a key let go just
+            # now has its release queued, and settle does not take its press for BACK's pad
+            import time
+
+            time.sleep(SCAN_S + 0.001)
             event = early.event
             seen = []
             while early.keys.events.get_into(event):
@@ -34,7 +40,7 @@ class Buttons:
         # buttons close to ground; internal pull-ups (also right for the RP2350's erratum).
         # A scan every 10 ms (keypad's default is 20), as adafruit_debouncer's default: a key
         # is seen 5 ms sooner on average, and a tactile switch bounces for less than 10 ms.
-        self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True, interval=0.01)
+        self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True, interval=SCAN_S)
 
     def poll(self):
         """The next key event (the same object every time once the early ones are given),
