@@ -59,11 +59,29 @@ def compiled():
     return _compiled["tree"]
 
 
+def sources():
+    """firmware/ and tests/mpy copied once per run into a folder like compiled()'s: each
+    module's path is on the VM's heap, so from the clone itself a game's fragmentation (and
+    the heap it runs in) changed with the clone's folder name."""
+    if "sources" not in _compiled:
+        out = Path(tempfile.mkdtemp(prefix="potager-src-"))
+        atexit.register(shutil.rmtree, out, True)
+        ignore = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(FIRMWARE / "potager", out / "potager", ignore=ignore)
+        for path in MPY.glob("*.py"):
+            shutil.copy(path, out)
+        _compiled["sources"] = out
+    return _compiled["sources"]
+
+
 def circuitpython(script, *args, heap, mpy=False):
     """`script` on CircuitPython's 32-bit VM, firmware and tests/mpy from .py or .mpy."""
     need_kit()
-    path = [compiled()] if mpy else [FIRMWARE, MPY]
-    return cpkit.run_vm(Path(script), *args, heap=heap, path=path)
+    path = [compiled()] if mpy else [sources()]
+    script = Path(script)
+    if not mpy and script.parent == MPY:  # from the copy, as its imports
+        script = path[0] / script.name
+    return cpkit.run_vm(script, *args, heap=heap, path=path)
 
 
 def run_app(script_text, tmp_path, idle_steps=10000, heap="128K", mpy=False):
