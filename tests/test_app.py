@@ -334,6 +334,48 @@ def test_nothing_is_loaded_ahead_on_a_tight_heap(monkeypatch):
     assert "potager.ui.free" in sys.modules
 
 
+def test_a_heap_nearly_full_is_collected_after_the_frame_not_in_the_next_key(monkeypatch):
+    # a collection costs the board 10-15 ms in whichever step finds the heap full: when a
+    # frame is out and nothing is left to load, a heap this full is collected there and then
+    import gc
+
+    from potager import app as app_module
+
+    board = PureBoard()
+    board.script(NEW_GAME_EN + "wait 500")  # a free game, its modules loaded ahead
+    app = board.app
+    free = [app_module.TIDY_BYTES - 1]
+    steps = []  # [drew, collections] for each step from here
+    real_collect, real_step, real_draw = gc.collect, app.step, app.draw
+
+    def collect():
+        free[0] = 10**6
+        steps[-1][1] += 1
+        return real_collect()
+
+    def step(now):
+        steps.append([False, 0])
+        real_step(now)
+
+    def draw():
+        steps[-1][0] = True
+        real_draw()
+
+    monkeypatch.setattr(gc, "mem_free", lambda: free[0], raising=False)
+    monkeypatch.setattr(gc, "collect", collect)
+    monkeypatch.setattr(app, "step", step)
+    monkeypatch.setattr(app, "draw", draw)
+    board.script("press RIGHT\nwait 200")  # P1 +1: a frame
+    drew = [i for i in range(len(steps)) if steps[i][0]]
+    assert len(drew) == 1  # the key's frame, then the collection in the next step
+    assert [n for _, n in steps] == [0] * (drew[0] + 1) + [1] + [0] * (len(steps) - drew[0] - 2)
+    assert app.engine.state["sc"][0] == 1
+    steps.clear()
+    free[0] = app_module.TIDY_BYTES  # room enough: nothing is collected
+    board.script("press RIGHT\nwait 200")
+    assert steps and sum(n for _, n in steps) == 0 and app.engine.state["sc"][0] == 2
+
+
 def test_a_module_that_is_not_there_is_tried_once(monkeypatch):
     import builtins
 

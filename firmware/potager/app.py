@@ -28,6 +28,10 @@ BLINK_ON_MS = const(700)
 FAST_BLINK_MS = const(250)  # overtime
 PIXELS = const(12)
 BOOT_KEY_MS = const(600)  # BACK pressed this soon after the keys are scanned: the safe menu
+# Less heap free than this after a frame: collected then (prefetch). The board collects by
+# itself once ~40 KB are still reported free (gc.mem_free counts the heap it may still grow
+# into); a key's step allocates up to ~14 KB.
+TIDY_BYTES = const(56 * 1024)
 
 current = None  # the running App, for the simulator and the REPL
 
@@ -199,7 +203,8 @@ class App:
                 continue
             gc.collect()
             if not registry.roomy():
-                break  # loaded when needed: the heap left is the game's
+                self.fetch = -1
+                return  # loaded when needed: the heap left is the game's
             try:
                 __import__(name)  # (registry.load, without a second collection)
             except ImportError:  # e.g. a mode without texts of its own
@@ -209,6 +214,11 @@ class App:
                 break
             return
         self.fetch = -1
+        # Nothing left to load: a heap nearly full is collected now, while the player reads,
+        # not in the next key's step (a collection costs the board 10-15 ms in whichever step
+        # finds the heap full).
+        if hasattr(gc, "mem_free") and gc.mem_free() < TIDY_BYTES:
+            gc.collect()
 
     def warn(self, now):
         # A beep when a clock enters a new warning stage (higher, then longer): the turn
