@@ -11,6 +11,7 @@ import keypad
 
 early = None  # the keys opened by code.py before the app is imported (scan_now)
 SCAN_S = 0.01  # keypad's scan interval
+PAD_MS = 50  # BACK's pad is put back by the runtime within this of code.py's start
 
 
 class Buttons:
@@ -26,8 +27,8 @@ class Buttons:
             # down now is read from the pins, so a press the early scan missed (held from
             # power-on) or made up (BACK's pad put back) is set right before anyone acts.
             self.since = early.since
-            # keypad reports a change at its next scan: after one more, a key let go just
-            # now has its release queued, and settle does not take its press for BACK's pad
+            # keypad reports a change at its next scan: after one more, a key let go before
+            # now has its release with its own time (settle would date it now)
             import time
 
             time.sleep(SCAN_S + 0.001)
@@ -71,17 +72,23 @@ def settle(seen, down, since, now):
     """The early scan's events made to agree with the keys down now. A key held from power-on
     gets a press at `since` (before its release if it was let go, or alone if it is still
     down); a key down now whose events end with its release gets a press now; a key up now
-    whose events end with a press loses that press. The new Keys then report the release of
-    a key that is down now (and nothing else of that hold)."""
+    whose events end with a press was let go after the early keys' last scan (its release is
+    dated now), unless that press came in the first PAD_MS: BACK's pad put back, never made.
+    The new Keys then report the release of a key that is down now (and nothing else of that
+    hold)."""
     last = {}  # key -> index of its last event
     for index in range(len(seen)):
         last[seen[index][0]] = index
     kept = []
     started = []  # keys with an event given
     for index in range(len(seen)):
-        key, pressed, _ = seen[index]
+        key, pressed, at = seen[index]
         if pressed and last[key] == index and key not in down:
-            continue  # a press with no release, of a key that is up: never made
+            if (at - since) % 0x20000000 < PAD_MS:  # (ticks wrap at 2**29)
+                continue  # a press with no release, of a key that is up: never made
+            kept.append(seen[index])
+            kept.append((key, False, now))
+            continue
         if not pressed and key not in started:
             kept.append((key, True, since))  # held when the early keys were made
         started.append(key)
