@@ -199,7 +199,7 @@ def test_a_press_let_go_just_before_the_keys_are_opened_again_is_a_press(monkeyp
     SimBoard().run_script(START)
     assert len(opened) == 2  # code.py's early scan, then the app's keys
     handover_ms = opened[1] // 1000
-    for before_ms in range(1, 25):  # (the early keys are read after one more scan)
+    for before_ms in range(1, 25):
         # OK on the first screen picks the language: down 60 ms, up `before_ms` before
         script = "wait %d\npress OK\nwait 3000\n" % (handover_ms - before_ms - 60)
         result = SimBoard().run_script(script)

@@ -27,11 +27,6 @@ class Buttons:
             # down now is read from the pins, so a press the early scan missed (held from
             # power-on) or made up (BACK's pad put back) is set right before anyone acts.
             self.since = early.since
-            # keypad reports a change at its next scan: after one more, a key let go before
-            # now has its release with its own time (settle would date it now)
-            import time
-
-            time.sleep(SCAN_S + 0.001)
             event = early.event
             seen = []
             while early.keys.events.get_into(event):
@@ -72,8 +67,9 @@ def settle(seen, down, since, now):
     """The early scan's events made to agree with the keys down now. A key held from power-on
     gets a press at `since` (before its release if it was let go, or alone if it is still
     down); a key down now whose events end with its release gets a press now; a key up now
-    whose events end with a press was let go after the early keys' last scan (its release is
-    dated now), unless that press came in the first PAD_MS: BACK's pad put back, never made.
+    whose events end with a press was let go after the early keys' last scan (keypad reports
+    a change at its next scan; the release is dated now), unless that press came in the first
+    PAD_MS: BACK's pad put back, never made.
     The new Keys then report the release of a key that is down now (and nothing else of that
     hold)."""
     last = {}  # key -> index of its last event
