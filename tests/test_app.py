@@ -376,6 +376,24 @@ def test_a_heap_nearly_full_is_collected_after_the_frame_not_in_the_next_key(mon
     assert steps and sum(n for _, n in steps) == 0 and app.engine.state["sc"][0] == 2
 
 
+def test_a_game_that_cannot_start_for_want_of_memory_keeps_its_setup(monkeypatch):
+    # a MemoryError as the game starts is the heap's: the app's recovery reports it, and the
+    # form's values stay the mode's last setup (not the defaults, as for a remembered setup
+    # this firmware cannot play, with "setup unusable")
+    board = PureBoard()
+    board.script("press DOWN\npress OK\npress DOWN\npress DOWN\npress OK\npress LEFT")
+    assert board.rows()[0].startswith("Horticolor") and "3" in board.rows()[1]
+
+    def no_room(values):
+        raise MemoryError("memory allocation failed")
+
+    monkeypatch.setattr(registry.screens("horticolor"), "new_state", no_room)
+    with pytest.raises(MemoryError):
+        board.script("press OK")
+    assert board.app.records["last_setups"]["horticolor"][0]["players"] == 3
+    assert board.app.engine is None and board.app.message is None
+
+
 def test_a_module_that_is_not_there_is_tried_once(monkeypatch):
     import builtins
 

@@ -153,6 +153,8 @@ class SetupScreen(Screen):
                     state[key] = timer[i]
                 state["bk"] = [state["tb"]] * n
             registry.rules(self.mode).check(state)
+        except MemoryError:
+            raise  # the heap's, not the setup's: the app reports it; the values stay saved
         except Exception:  # a remembered setup this firmware cannot play: the defaults
             self.values = self.ui.default_setup()
             self.changed()
