@@ -28,9 +28,8 @@ BLINK_ON_MS = const(700)
 FAST_BLINK_MS = const(250)  # overtime
 PIXELS = const(12)
 BOOT_KEY_MS = const(600)  # BACK pressed this soon after the keys are scanned: the safe menu
-# Less heap free than this after a frame: collected then (prefetch). The board collects by
-# itself once ~40 KB are still reported free (gc.mem_free counts the heap it may still grow
-# into); a key's step allocates up to ~14 KB.
+# Less heap free than this after a frame: collected then (prefetch). The emulated Pico
+# collects by itself while ~40 KB are still reported free; a key's step allocates up to ~14 KB.
 TIDY_BYTES = const(56 * 1024)
 
 current = None  # the running App, for the simulator and the REPL
@@ -204,7 +203,7 @@ class App:
             gc.collect()
             if not registry.roomy():
                 self.fetch = -1
-                return  # loaded when needed: the heap left is the game's
+                return  # loaded when needed: the heap left is the game's (just collected)
             try:
                 __import__(name)  # (registry.load, without a second collection)
             except ImportError:  # e.g. a mode without texts of its own
