@@ -22,7 +22,8 @@ What the model promises, in its own words:
 - Per mode: Diced Tomatoes has no Pass or Skip; Horticolor runs the rounds (no Pass, Skip,
   Round ±, takeback or order settings; its first TURN ends the draft); the HORTIS live count's
   rounds are the cards 2..9 (one lap each), then the count is over; a HORTIS quick count has
-  no rounds and no handover when solo.
+  no rounds and no handover when solo; Arboretum scores the end of the game: nobody takes a
+  turn (no handover, Pass, Skip, Round ±, takeback, turn order nor timers; no Pause).
 """
 
 MAX_TAKEBACK = 6
@@ -127,7 +128,9 @@ class Table:
 
     def allowed(self, item):
         """Whether the game menu lists `item` in this mode now."""
-        if item in ("pass", "skip") and self.mode not in ("free", "arboretum"):
+        if self.mode == "arboretum":
+            return item in ("undo", "redo")  # no turns
+        if item in ("pass", "skip") and self.mode != "free":
             return False
         if self.mode == "hortis_quick" and item in ("round+", "round-"):
             return False
@@ -137,8 +140,8 @@ class Table:
 
     def apply(self, op, seconds=0, value=None):
         """One table action; True if done, False if refused (nothing changes)."""
-        if self.over:
-            return False
+        if self.over or self.mode == "arboretum":
+            return False  # (Arboretum: only the seats, which the sequences do not move)
         if op == "turn" and self.draft:
             self.draft = False  # Horticolor: the draft is over, the mixes begin
             return True

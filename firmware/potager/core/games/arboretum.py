@@ -23,6 +23,7 @@ PATH = const(17)  # a: species * 4 + player, b: path code
 TIE = const(18)  # a: player, b: different species in their arboretum (1..species in play)
 
 PLAYERS = (2, 4)  # 6, 8, 10 species in play: 2 * players + 2
+TURNS = 0  # the end of the game is scored: nobody takes a turn (the menus follow: ui.table)
 
 
 # --- the rules, shared with the host ---------------------------------------------------
@@ -145,7 +146,9 @@ def new(players, colours, first=0, species=None):
 
 def reduce(state, action):
     op, a, b = action
-    if op < 16:
+    if op < 16:  # of the table only the seats: no turns, rounds, turn order nor timers
+        if op != table.SET or a < table.S_SEAT:
+            return "scoring_no_turns"
         return table.reduce_table(state, op, a, b)
     n = state["n"]
     if op == TIE:
