@@ -93,6 +93,7 @@ r.hortis_card_a_lap=A card is one lap
 r.hortis_no_rounds=Quick count: no round
 r.hortis_recipe_limit=Recipe value limit
 r.hortis_colour_out=Reserve empty
+r.hortis_die_gap=No gap before a die
 r.hortis_no_die=No die there
 r.hortis_pawn_used=Mouse pawn used
 r.hortis_not_mouse=Pawn: on a mouse face

@@ -93,6 +93,7 @@ r.hortis_card_a_lap=Une carte = un tour
 r.hortis_no_rounds=Pas de manche ici
 r.hortis_recipe_limit=Limite atteinte
 r.hortis_colour_out=Réserve vide
+r.hortis_die_gap=Pas de trou avant dé
 r.hortis_no_die=Pas de dé ici
 r.hortis_pawn_used=Chipie déjà posée
 r.hortis_not_mouse=Chipie : face souris

@@ -2,16 +2,20 @@
 #
 # Row 0: the card (2-9: card 1 starts the forest), the running score, the player. Rows 1-3: a
 # colour each (green, yellow, brown) and its 5 dice: "·" in the reserve, the face (1 3 6 10
-# 15), "-2" the mouse face; "/" after a die: on a split zone. Row 4: the mouse pawn. OK on a
-# die does what happens most: a new die on a reserve slot, an upgrade on a die; then the
-# cursor goes on to the next colour, on its first reserve slot (as UP/DOWN do), so a card's
-# dice are entered colour after colour; hold LEFT/RIGHT lists everything that can
+# 15), "-2" the mouse face; "/" after a die: on a split zone. Row 4: the mouse pawn. Each
+# forest has its cursor, on a die or on its colour's first reserve slot (where a new die goes:
+# never past it, so no die leaves a gap before it). OK on a die does what happens most: a new
+# die on the reserve slot, an upgrade on a die; then the cursor goes on to the next colour, on
+# its first reserve slot (as UP/DOWN do), so a card's dice are entered colour after colour.
+# After a boot or a reload each cursor is where the forest's last die move left it (the undo
+# log says which; cursor moves are not actions). Hold LEFT/RIGHT lists everything that can
 # happen to it, or to its colour, with the card just played (Events; on a mouse face OK
 # lists too). The ring shows the cards: those played dim, the current one blinking, all nine
 # lit at the end.
 
 from potager.core import keys
 from potager.core.games import hortis
+from potager.core.games.hortis_count import free
 from potager.core.gestures import LONG, SHORT
 from potager.ui import table, view
 from potager.ui.screens import ListScreen
@@ -46,11 +50,12 @@ def rows(screen, app):
     timer = table.timer_text(app, COLS - len(card) - len(right_text) - 2)
     left = card + " " + timer if timer else app.tr("hortis.card") + " " + card
     out = [split(left, " " + right_text)]
+    slot = at(screen, app)
     for n in range(3):
         line = app.tr("hortis.colour" + str(n))
         for i in range(5):
             v = state["d"][p][n * 5 + i]
-            line += CURSOR if n == screen.cursor and i == screen.col else " "
+            line += CURSOR if n * 5 + i == slot else " "
             line += right(symbol(v), 2) + ("/" if v & 8 else " ")
         out.append(line)
     if state["end"]:
@@ -67,28 +72,62 @@ def on_key(screen, app, key, kind):
         if state["end"]:
             return True  # the result
         p = state["act"]
-        slot = screen.cursor * 5 + screen.col
+        slot = at(screen, app)
         v = state["d"][p][slot]
         if v & 7 == 6:
             app.push(Events(screen, app))  # a mouse face: only the pawn may go there
         elif app.act((hortis.UPGRADE if v else hortis.NEW, p, slot)):
-            follow(screen, state, 1)
+            follow(screen, app, 1)
     elif key in (keys.LEFT, keys.RIGHT) and kind == LONG:
         app.push(Events(screen, app))
     elif key in (keys.UP, keys.DOWN):
-        follow(screen, state, 1 if key == keys.DOWN else -1)
-    elif kind == SHORT:
-        screen.col = (screen.col + (1 if key == keys.RIGHT else -1)) % 5
+        follow(screen, app, 1 if key == keys.DOWN else -1)
+    elif kind == SHORT:  # the next die, or the first reserve slot: the others are passed over
+        values = state["d"][state["act"]]
+        slot = at(screen, app)
+        n = slot - slot % 5
+        v = free(values, n)
+        for _ in range(5):
+            slot = n + (slot + (1 if key == keys.RIGHT else -1)) % 5
+            if values[slot] or slot == v:
+                break
+        screen.at[state["act"]] = slot
     return False
 
 
-def follow(screen, state, step):
-    # The cursor to the next colour (step 1) or the previous one, on its first reserve slot
-    # (where a new die goes): after an event the next colour's comes, top to bottom.
-    screen.cursor = (screen.cursor + step) % 3
-    values = state["d"][state["act"]][screen.cursor * 5 : screen.cursor * 5 + 5]
-    if 0 in values:
-        screen.col = values.index(0)
+def at(screen, app):
+    # The active forest's cursor, colour * 5 + die (screen.at: a forest each), moved back onto
+    # its colour's first reserve slot when it is on a later one (after an undo). After a boot
+    # or a reload: where each forest's last die move in the undo log left it, else green.
+    state = app.engine.state
+    if screen.at is None:
+        screen.at = [-1] * state["n"]
+        for op, a, b in app.engine.log:
+            op &= 127
+            if hortis.NEW <= op <= hortis.PAWN_OUT:
+                screen.at[a] = b * 5 if op == hortis.PAWN_OUT else b & 15
+        for p in range(state["n"]):
+            v = screen.at[p]
+            screen.at[p] = 0 if v < 0 else after(state["d"][p], v, 1)
+    values = state["d"][state["act"]]
+    slot = screen.at[state["act"]]
+    if not values[slot]:
+        slot = screen.at[state["act"]] = free(values, slot)
+    return slot
+
+
+def after(values, slot, step):
+    # The cursor on the next colour (step 1) or the previous one, on its first reserve slot
+    # (where a new die goes), else in the same column.
+    n = (slot // 5 + step) % 3 * 5
+    v = free(values, n)
+    return n + slot % 5 if v < 0 else v
+
+
+def follow(screen, app, step):
+    # After an event the next colour's comes, top to bottom; UP/DOWN likewise.
+    state = app.engine.state
+    screen.at[state["act"]] = after(state["d"][state["act"]], at(screen, app), step)
 
 
 def leds(screen, app, out):
@@ -117,8 +156,9 @@ class Events(ListScreen):
         state = app.engine.state
         self.active = state["act"]
         values = state["d"][self.active]
-        slot = screen.cursor * 5 + screen.col
+        slot = at(screen, app)
         self.value = v = values[slot]
+        self.slot = slot
         if not v:
             out = [(hortis.NEW, slot), (hortis.MOUSE_FACE, slot), (hortis.MOUSE_FACE, slot + 16)]
         elif v & 7 == 6:  # the mouse face
@@ -126,13 +166,13 @@ class Events(ListScreen):
         else:
             out = [(hortis.UPGRADE, slot)] + ([] if v & 8 else [(hortis.SPLIT, slot)])
             out.append((hortis.RESERVE, slot))
-        if 0 not in values[slot - screen.col : slot - screen.col + 5]:
-            out += [(hortis.NEW, slot), (hortis.MOUSE_FACE, slot), (hortis.PAWN_OUT, screen.cursor)]
+        if free(values, slot) < 0:
+            out += [(hortis.NEW, slot), (hortis.MOUSE_FACE, slot), (hortis.PAWN_OUT, slot // 5)]
         self.entries = out
 
     def title(self, app):
         v = self.value
-        text = app.tr("hortis.dice" + str(self.screen.cursor)) + " " + symbol(v)
+        text = app.tr("hortis.dice" + str(self.slot // 5)) + " " + symbol(v)
         return text + ("/" if v & 8 else "")
 
     def items(self, app):
@@ -154,7 +194,7 @@ class Events(ListScreen):
             op, b = self.entries[index]
             if app.act((op, self.active, b)):
                 app.pop()
-                follow(self.screen, app.engine.state, 1)
+                follow(self.screen, app, 1)
         elif index == len(self.entries):
             self.screen.show(app, 1)  # the result
         else:

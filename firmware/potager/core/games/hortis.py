@@ -66,7 +66,7 @@ BANDS = (  # type: tuple
 )
 
 # Actions (op, a, b). Live count: a = player, b = die slot (colour * 5 + die).
-NEW = const(16)  # a die showing 1 (in slot b if free, else the colour's first free slot)
+NEW = const(16)  # a die showing 1, in the colour's first free slot (b free past it: refused)
 MOUSE_FACE = const(17)  # a mouse-face die, likewise; b + 16: on a split zone
 UPGRADE = const(18)  # the die moves onto a matching food zone: one face up (15 stays 15)
 SPLIT = const(19)  # the die moves onto a matching split zone, unchanged

@@ -64,9 +64,8 @@ def field(state, a, value):
 
 
 def free(values, slot):
-    # Where a new die of slot's colour goes: slot if free, else the colour's first free one, or -1.
-    if not values[slot]:
-        return slot
+    # Where a new die of slot's colour goes: the colour's first free slot, or -1 (never past
+    # a free slot; one that a die back to the reserve left is filled first).
     for i in range(slot - slot % 5, slot - slot % 5 + 5):
         if not values[i]:
             return i
@@ -91,9 +90,12 @@ def apply(state, op, p, b):
     if slot >= 15 or b >> (5 if op == MOUSE_FACE else 4) or b < 0:
         return "bad_action"
     if op in (NEW, MOUSE_FACE):
-        slot = free(values, slot)
-        if slot < 0:
+        v = free(values, slot)
+        if v < 0:
             return "hortis_colour_out"
+        if v < slot and not values[slot]:
+            return "hortis_die_gap"  # a free slot before it: the die goes there, not past it
+        slot = v
         values[slot] = 1 if op == NEW else 6 + (8 if b >> 4 else 0)
         return None
     v = values[slot] & 7
