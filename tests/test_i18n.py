@@ -74,6 +74,27 @@ def test_every_screen_fits_in_both_languages(language, mode, no_clipping):
             board.app.set_language(language)
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("mode", registry.names())
+def test_records_and_history_show_each_modes_name_whole(language, mode):
+    board = PureBoard()
+    board.script("press OK" if language == "fr" else "press DOWN\npress OK")
+    tie = [0, 1, 2, 3, 4, 5]  # six winners: their symbols give way to the name
+    board.app.history = [
+        [999, mode, tie, [-999] * 6, tie, [""] * 6, 0, 600, 1, 600],
+        [99, mode, [0, 1, 2, 3], [120, 120, 80, 7], [0, 1], [""] * 4, 0, 600, 1, 600],
+        [9, mode if mode != "hortis" else "hortis-automne", [2], [7], [], [""], 0, 60, 1, 60],
+    ]
+    board.script("press DOWN\n" * len(registry.names()) + "press OK")  # Records & history
+    rows = board.rows()
+    names = [board.app.tr(key + mode) for key in ("m.", "res.mode_short_")]
+    names = [name for name in names if not name.startswith("res.")]  # (a text, not its key)
+    for row, seq in zip(rows[1:4], ("9 ", "99 ", "999 "), strict=True):
+        assert len(row) == view.COLS and any(row[1:].startswith(seq + n + " ") for n in names), row
+    assert rows[2].rstrip().endswith(" ♥● 120")  # with room, the winners and the best whole
+    assert rows[3].rstrip().endswith(" -999")
+
+
 def glyph(char):
     """The glyph's rows as bits, from the shipped font."""
     from potager.hw.font import FontFile

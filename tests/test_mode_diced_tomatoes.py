@@ -466,6 +466,35 @@ def test_dice_not_placed_go_with_the_turn_one_more_every_repeat_of_the_hold():
     assert state(board)["extra"] == 2
 
 
+def test_solo_a_hold_of_left_reminds_the_dice_to_roll_as_the_menus_form_and_turn_do():
+    board = started(players=1)
+    harvest(board, 3)  # one's own vine in solo: Karma, said on the bottom row
+    assert board.rows()[4].startswith("♥P1 Karma +2 = 5")
+    board.script("hold LEFT 600")  # a die not placed, and the next turn begins
+    assert (state(board)["rnd"], state(board)["extra"]) == (2, 1)
+    assert board.rows()[4].startswith("♥P1 rolls 3+1 dice")
+    board.script("press BACK\nwait 3000\npress OK\n" + "press DOWN\n" * 2 + "press OK")
+    board.script("press RIGHT\npress OK\npress TURN")  # the menu's Dice not placed, TURN
+    assert (state(board)["rnd"], state(board)["extra"]) == (2, 1)
+    assert board.rows()[4].startswith("♥P1 rolls 3+1 dice")
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+@pytest.mark.parametrize("handover", ["press TURN", "hold LEFT 600"])
+def test_a_message_of_the_turn_before_goes_at_the_handover(players, handover):
+    board = started(players=players)
+    harvest(board, 3)
+    said = "Karma +2 = 5" if players == 1 else "slot 1 = 3"
+    assert said in board.rows()[4]
+    board.script(handover)
+    rows = board.rows()
+    assert not any(said in row for row in rows), rows
+    if handover == "press TURN":
+        assert rows[4].startswith("→harvest ←Karma OK≡")
+    else:  # the next player's reminder, at once
+        assert rows[4].startswith(("♥P1" if players == 1 else "●P2") + " rolls 3+1 dice")
+
+
 def test_nobody_passes():
     board = started()
     board.script("press OK")

@@ -132,6 +132,59 @@ def test_the_bad_lines_of_players_txt_are_listed_once(tmp_path, monkeypatch):
     assert board.app.snapshot()["screen"] == "SetupScreen"
 
 
+@pytest.fixture
+def drive(tmp_path, monkeypatch):
+    """The drive is tmp_path for every setup: the setup module, forgotten as a game starts,
+    is loaded again as the one looking there."""
+    from potager.core import registry
+    from potager.ui import setup
+
+    monkeypatch.setattr(setup, "__file__", str(tmp_path / "potager" / "ui" / "setup.py"))
+    load = registry.load
+    monkeypatch.setattr(
+        registry, "load", lambda path: setup if path.endswith(".setup") else load(path)
+    )
+    return tmp_path
+
+
+def test_the_skipped_names_are_listed_once_per_change_of_the_file_not_every_power_up(drive):
+    (drive / "players.txt").write_text("Anna\n" + "B" * 12 + "\n", encoding="utf-8")
+    board = PureBoard()
+    board.script(FREE)
+    assert board.rows()[0] == "Names skipped: 1     "
+    board.script("press OK\npress OK")  # seen; the game starts, and is saved
+    game_over(board)
+    for _ in range(2):  # power-ups with the same file: the setup at once
+        board.script("wait 3000\npower-cut\nwait 500\nboot\npress OK")
+        assert board.app.snapshot()["screen"] == "SetupScreen", board.rows()
+        assert board.rows()[1] == "▶Same as last time ▶ " and board.app.roster == ["Anna"]
+        board.script("press OK")
+        game_over(board)
+    (drive / "players.txt").write_text("Anna\n" + "B" * 12 + "\nanna\n", encoding="utf-8")
+    board.script("wait 3000\npower-cut\nwait 500\nboot\npress OK")  # the file changed
+    assert board.rows()[0] == "Names skipped: 2     "
+
+
+def test_a_key_the_skipped_names_do_not_use_closes_them_and_goes_on_to_the_setup(drive):
+    (drive / "players.txt").write_text("Anna\n" + "B" * 12 + "\nanna\n", encoding="utf-8")
+    board = PureBoard()
+    board.script(FREE)
+    assert board.rows()[0] == "Names skipped: 2     "
+    players = board.app.stack[-2].values["players"]
+    board.script("press RIGHT")  # the list goes, and the setup takes the key: one player more
+    assert board.app.snapshot()["screen"] == "SetupScreen"
+    assert board.app.screen().values["players"] == players + 1
+    board.script("press BACK\npress OK\npress DOWN")  # (read once per power-up)
+    assert board.app.snapshot()["screen"] == "SetupScreen" and board.app.screen().cursor == 1
+    # a list longer than the screen: ↑↓ scroll it, OK closes it and is only that
+    text = "".join(str(i) * 11 + "\n" for i in range(6))
+    (drive / "players.txt").write_text(text, encoding="utf-8")
+    board.script("wait 3000\npower-cut\nwait 500\nboot\npress OK\npress DOWN\npress DOWN")
+    assert board.rows()[0] == "Names skipped: 6     " and board.app.screen().cursor == 2
+    board.script("press OK")
+    assert board.app.snapshot()["screen"] == "SetupScreen" and board.app.screen().cursor == 0
+
+
 # ------------------------------------------------------------------ the last setup
 def game_over(board):
     board.script("press OK" + "\npress UP" * 3 + "\npress OK\npress OK")  # menu, End game, yes

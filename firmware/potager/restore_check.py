@@ -64,13 +64,18 @@ def state(base):
 
 
 def records(rec):
-    """Records per mode: only HORTIS keeps some ({"b": [best, best], "rec": [[game, score]]})."""
+    """Records per mode: only HORTIS keeps some ({"b": [best, best], "rec": [[game, score]]});
+    the last setups, and a checksum of players.txt."""
     if type(rec) is not dict:  # (each field is checked below: "b" holds None before a best)
         return False
     for mode in rec:
         v = rec[mode]
         if mode == "last_setups":  # per mode [values, table settings]: the setup form checks
             if type(v) is not dict:  # each against its defaults when it opens (ui.setup)
+                return False
+            continue
+        if mode == "players.txt":  # the file whose skipped lines were listed (ui.setup)
+            if type(v) is not int:
                 return False
             continue
         if mode != "hortis" or type(v) is not dict or len(v) != 2:

@@ -19,7 +19,7 @@ from potager.core.gestures import LONG, SHORT
 from potager.ui import view
 from potager.ui.arboretum import label, lit
 from potager.ui.screens import ListScreen, Screen
-from potager.ui.view import COLS, fit, player_tag, right, split
+from potager.ui.view import COLS, fit, names_in, player_tag, right, split
 
 
 class SpeciesScreen(Screen):
@@ -89,7 +89,7 @@ class SpeciesScreen(Screen):
             if app.engine.apply(out) is None:
                 app.mark_unsaved()
                 break
-            text = player_tag(state, p) + " " + app.tr("a.hand_full")
+            text = names_in(state, "%p " + app.tr("a.hand_full"), (("%p", p),))
         if text is not None:
             app.say(text)  # passed over: that hand is full
 

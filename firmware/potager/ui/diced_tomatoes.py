@@ -20,7 +20,7 @@ from potager.core.games import diced_tomatoes as dt
 from potager.core.gestures import LONG, REPEAT, SHORT
 from potager.core.table import NEXT, next_in
 from potager.ui import table
-from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, player_tag, right
+from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, names_in, player_tag, right
 
 
 def default_setup():
@@ -101,12 +101,13 @@ def text(app, state):
     if state["ka"][p] > 6:
         return app.tr("dt.status_surplus")
     if state["held"]:
-        found = label(app, "dt.status_passes", state["held"]) + " "
-        return player_tag(state, p) + " " + found + player_tag(state, next_in(state, p))
+        found = "%p " + label(app, "dt.status_passes", state["held"]) + " %a"
+        return names_in(state, found, (("%p", p), ("%a", next_in(state, p))))
     if state["extra"]:
-        return player_tag(state, p) + " " + label(app, "dt.status_rolls", state["extra"])
+        found = "%p " + label(app, "dt.status_rolls", state["extra"])
+        return names_in(state, found, (("%p", p),))
     if state["full"] >= 0:
-        return player_tag(state, state["mark"]) + " " + app.tr("dt.status_last")
+        return names_in(state, "%p " + app.tr("dt.status_last"), (("%p", state["mark"]),))
     return app.tr("dt.status_hints")
 
 
@@ -246,7 +247,7 @@ class GameScreen(table.GameScreen):
                     if found
                     else label(app, "dt.karma_heart", state["ka"][p])
                 )
-                app.say(player_tag(state, p) + " " + found)
+                app.say(names_in(state, "%p " + found, (("%p", p),)))
         elif key in (keys.LEFT, keys.RIGHT):
             return True  # the repeats of a hold
         elif key == keys.OK and kind == SHORT:
@@ -257,19 +258,23 @@ class GameScreen(table.GameScreen):
         return True
 
     def turn(self, app, key, kind, count):
-        # the table's keys (count -1), or a handover with `count` dice not placed: the Karma
-        # above 6 lost is said, and a game that ends here goes on to the final score
+        # the table's keys (count -1), or a handover with `count` dice not placed: a message
+        # of the turn before goes (the next player sees "rolls 3+N" at once, solo too), the
+        # Karma above 6 lost is said, and a game that ends here goes on to the final score.
+        # (A hold of ←: at its start only; its repeats keep what the hold said.)
         state = app.engine.state
         p = state["act"]
         k = state["ka"][p] - 6
         end = state["end"]
+        if key == keys.TURN or kind == LONG:
+            app.message = app.shown = None
         if count < 0:
             found = table.GameScreen.on_key(self, app, key, kind)
         else:
             found = app.act([(dt.CARRY, count, 0), (NEXT, self.seconds, 0)])
         state = app.engine.state
         if key != keys.BACK and state["act"] != p and k > 0:
-            app.say(player_tag(state, p) + " " + label(app, "dt.karma_lost", k))
+            app.say(names_in(state, "%p " + label(app, "dt.karma_lost", k), (("%p", p),)))
         if state["end"] and not end and app.screen() is self:
             self.open(app, "diced_tomatoes_end")
         return found

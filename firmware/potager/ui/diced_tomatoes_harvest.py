@@ -18,7 +18,7 @@ from potager.core.games import diced_tomatoes as dt
 from potager.core.gestures import LONG, SHORT
 from potager.ui.diced_tomatoes import label, lines, top
 from potager.ui.screens import Screen
-from potager.ui.view import COLS, fit, player_tag
+from potager.ui.view import COLS, fit, names_in, player_tag
 
 
 def screen(app, game_screen):
@@ -106,15 +106,16 @@ class Form(Screen):
         game = app.screen()
         game.cursor = state["act"]  # back on the active player: their own vines come most
         if state["full"] != t:
-            found = label(app, "dt.last_round_to", player_tag(state, state["mark"]))
+            found = label(app, "dt.last_round_to", "%p")
+            found = names_in(state, found, (("%p", state["mark"]),))
         elif state["ka"][p] != k:
             found = label(app, "dt.karma_gained", state["ka"][p] - k, state["ka"][p])
-            found = player_tag(state, p) + " " + found
+            found = names_in(state, "%p " + found, (("%p", p),))
         else:
             found = label(app, "dt.harvest_done", self.slot, v)
             if state["opt"] & 1 and v == self.slot:
                 found += label(app, "dt.preview_star", 7 - v)
-            found = player_tag(state, self.player) + " " + found
+            found = names_in(state, "%p " + found, (("%p", self.player),))
         app.say(found)
         return True
 

@@ -7,7 +7,7 @@ from potager.core.games import diced_tomatoes as dt
 from potager.core.gestures import SHORT
 from potager.ui.diced_tomatoes import label
 from potager.ui.screens import ListScreen
-from potager.ui.view import menu_rows, player_tag
+from potager.ui.view import menu_rows, names_in, player_tag
 
 
 def screen(app, game_screen):
@@ -24,7 +24,7 @@ class Form(ListScreen):
         if app.act((dt.SPEND, index + 1, 0)):
             app.pop()
             found = label(app, "dt.karma_spent", index + 1, state["ka"][p])
-            app.say(player_tag(state, p) + " " + found)
+            app.say(names_in(state, "%p " + found, (("%p", p),)))
             return True
         return False
 

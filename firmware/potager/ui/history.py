@@ -1,5 +1,6 @@
 """Records and history, from the home screen: the finished games, newest first (number,
-mode, the winners' symbols, the best total), then the personal bests the modes keep."""
+mode's short name, the winners' symbols, the best total), then the personal bests the modes
+keep."""
 
 from potager.ui import view
 from potager.ui.screens import ListScreen
@@ -18,10 +19,15 @@ class HistoryScreen(ListScreen):
         out = []
         for record in reversed(app.history):
             seq, mode, colours, totals, winners = record[:5]
-            best = str(max(totals)) if totals else "-"
+            best = " " + (str(max(totals)) if totals else "-")
             mark = "".join([view.COLOURS[colours[p]][1] for p in winners if p < len(colours)])
-            right_text = " " + mark + " " + best
-            left = str(seq) + " " + app.tr("m." + mode.split("-")[0])  # hortis-automne: HORTIS
+            # the mode's short name (hortis-automne: HORTIS), whole: the winners' symbols give
+            # way, "+" for those cut ("12 Free score ♥●+ 45")
+            left = str(seq) + " " + app.tr("res.mode_short_" + mode.split("-")[0])
+            room = COLS - 2 - len(left) - len(best)
+            if len(mark) > room:
+                mark = mark[: room - 1] + "+" if room > 1 else ""
+            right_text = " " + mark + best if mark else best
             out.append(view.split(left[: COLS - 1 - len(right_text)], right_text, COLS - 1))
         bests = (app.records.get("hortis") or {}).get("b") or ()
         for g in range(len(bests)):

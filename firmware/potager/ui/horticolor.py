@@ -35,7 +35,7 @@ from potager.core.table import NEXT, S_DIR, S_LAP, S_ROT
 from potager.ui.horticolor_acts import PointsScreen, SpendScreen, warn
 from potager.ui.horticolor_dice import MixScreen
 from potager.ui.screens import ConfirmScreen
-from potager.ui.view import COLS, CURSOR, fit, player_tag, right, split
+from potager.ui.view import COLS, CURSOR, fit, names_in, player_tag, right, split
 
 # each phase's keys for the help screen (then undo, redo, menu, help); the arrows' labels
 # come from one string (a shorter string in the code would stay in RAM for good)
@@ -180,7 +180,7 @@ class GameScreen(table.GameScreen):
             text = " " + app.tr("hc.all_valid")  # the round stops after this phase
         else:
             text = " " + str(state["vr"][p]) + "/" + str(state["nc"][p]) + text
-        app.say(player_tag(state, p) + text)
+        app.say(names_in(state, "%p" + text, (("%p", p),)))
         self.cursor = (p + 1) % state["n"]
 
     def rows(self, app):

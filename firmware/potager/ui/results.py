@@ -23,13 +23,16 @@ class ResultsScreen(ListScreen):
             if i == 0 or (previous in winners) != (p in winners) or totals[p] != totals[previous]:
                 rank = i + 1  # the same rank only for a tie the tie-break left shared
             mark = "*" if p in winners else " "
-            head = view.right(str(rank), 2) + " " + view.player_tag(state, p, 10) + mark
+            head = view.right(str(rank), 2) + " " + view.player_tag(state, p, 11) + mark
             self.lines.append(head + view.right(str(totals[p]), COLS - 2 - len(head)))
             for line in parts[p].split("\n") if parts else ():
                 self.lines.append(" " + line)
         found = len([p for p in order if totals[p] == totals[order[0]]])  # tied for the best
-        shared = "res.tie_shared" if len(winners) > 1 else None
-        self.reason = reason if found > len(winners) else shared
+        # why: the tie-break where it left fewer winners than were tied, and a win still
+        # shared said as shared, whether a tie-break came first or not
+        self.reasons = [reason] if reason is not None and found > len(winners) else []
+        if len(winners) > 1:
+            self.reasons.append("res.still_shared" if self.reasons else "res.tie_shared")
         self.state = state if turns and max(state["turns"]) else None
 
     def title(self, app):
@@ -37,8 +40,8 @@ class ResultsScreen(ListScreen):
 
     def items(self, app):
         out = list(self.lines)
-        if self.reason is not None:
-            for line in view.wrap(app.tr(self.reason), COLS - 1, 2):
+        for reason in self.reasons:
+            for line in view.wrap(app.tr(reason), COLS - 1, 2):
                 if line.strip():
                     out.append(line.rstrip())
         if self.state is not None:

@@ -4,8 +4,9 @@
 # the settings: [values, table settings]): players, names, colours, first player, options,
 # and the table settings of that game (order, timers); "Same as last time" on top starts it
 # again in one press. OK on a seat opens the names of players.txt (potager.roster, read once
-# per power-up). A random first player is drawn at the start from the time of the press (a
-# human's timing; the same press replays the same on every port).
+# per power-up; its bad lines listed once per change of the file). A random first player is
+# drawn at the start from the time of the press (a human's timing; the same press replays the
+# same on every port).
 # RAM: identifiers are interned for good on MicroPython; this module reuses the names the
 # firmware already has (saved, found, problem, changed...) and is forgotten when a game starts.
 
@@ -13,6 +14,7 @@ import os
 
 from potager import lang
 from potager.core import keys, registry
+from potager.core.crc import crc16
 from potager.core.engine import clone
 from potager.core.gestures import SHORT
 from potager.ui import view
@@ -65,8 +67,15 @@ class SetupScreen(Screen):
                 # on the drive root: the potager folder (of potager/ui/setup.py) less 7 letters
                 path = __file__.rsplit("/", 2)[0][:-7] + "players.txt"
                 os.stat(path)  # (a failed open costs the board 10 ms, a failed stat 0.2)
-                app.roster, self.problem = registry.load("potager.roster").read(path)
+                found = registry.load("potager.roster").read(path)
                 registry.forget("potager.roster")
+                app.roster, self.problem = found
+                # its bad lines are listed once per change of what it holds, not at every
+                # power-up: a checksum in the records (saved when the next game starts)
+                found = crc16(repr(found).encode())
+                if app.records.get("players.txt") == found:
+                    self.problem = None
+                app.records["players.txt"] = found
             except OSError:
                 pass
 
@@ -164,7 +173,7 @@ class SetupScreen(Screen):
         found = app.tr("nm.starts_now") if found else None  # (the form's texts go)
         app.start_game(self.mode, state)
         if found:
-            app.say(found + " " + view.player_tag(state, state["act"], 10))
+            app.say(view.names_in(state, found + " %p", (("%p", state["act"]),)))
 
     def rows(self, app):
         lines = self.lines(app)

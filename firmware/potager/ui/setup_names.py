@@ -2,6 +2,8 @@
 # could not be used (ErrorScreen). Imported when a seat's name is chosen or the file has bad
 # lines. RAM: the firmware's own names are reused (a new identifier stays interned for good).
 
+from potager.core import keys
+from potager.core.gestures import SHORT
 from potager.ui.screens import ListScreen
 
 
@@ -45,11 +47,25 @@ class Form(ListScreen):
 
 
 class ErrorScreen(ListScreen):
-    # What players.txt holds that could not be used, a line each; OK or BACK goes on.
+    # What players.txt holds that could not be used, a line each; OK or BACK goes on, ↑↓
+    # scroll a list longer than the screen; any other key goes on too, and to the setup (it
+    # is not lost: ←→ change the field under the setup's cursor).
 
     def __init__(self, found):
         ListScreen.__init__(self)
         self.lines = found
+
+    def on_key(self, app, key, kind):
+        # (4 lines in view; hold OK: the help)
+        if (key == keys.OK and kind != SHORT) or (
+            key in (keys.UP, keys.DOWN) and len(self.lines) > 4
+        ):
+            ListScreen.on_key(self, app, key, kind)
+            return
+        app.pop()
+        if key not in (keys.OK, keys.BACK):
+            app.screen().on_key(app, key, kind)
+        app.changed()
 
     def title(self, app):
         return app.tr("nm.file_title") + " " + str(len(self.lines))
@@ -57,6 +73,3 @@ class ErrorScreen(ListScreen):
     def items(self, app):
         words = app.tr("nm.file_reasons").split("|")
         return [app.tr("nm.file_line") % (i, words[found]) for i, found in self.lines]
-
-    def choose(self, app, index):
-        app.pop()

@@ -15,23 +15,25 @@ def step(app, redo):
     engine = app.engine
     if engine is None or not (engine.redo_log if redo else engine.log):
         return False
+    frame = app.tr("redone" if redo else "undone")  # "Undone: {}": the names get the rest
+    width = view.COLS - len(frame) + 2
     if redo:
         op, a, b = engine.redo_log[-1][0]
-        text = describe(app, (op & 127, a, b))
+        text = describe(app, (op & 127, a, b), width)
         if not engine.redo():
             return False
     else:
         engine.undo()
-        text = describe(app, engine.step)
-    app.say("redone" if redo else "undone")
-    app.message = app.message.replace("{}", text)
+        text = describe(app, engine.step, width)
+    app.say(frame.replace("{}", text))
     return True
 
 
-def describe(app, action):
+def describe(app, action, width=view.COLS):
+    # The action in words, its players' names as long as `width` holds.
     op, a, b = action
     own = getattr(registry.screens(app.mode), "describe", None)
-    text = own(app, action) if own is not None else None
+    text = own(app, action, width) if own is not None else None
     if text is not None:
         return text
     key = "u.undo_op_" + str(op)
@@ -40,14 +42,14 @@ def describe(app, action):
         return app.tr("u.undo_other")
     state = app.engine.state
     n = state["n"]
-    for mark, value in (
-        ("%p", view.player_tag(state, state["act"])),
-        ("%a", view.player_tag(state, a) if 0 <= a < n else ""),
-        ("%q", view.player_tag(state, a % 4) if a % 4 < n else ""),
-        ("%n", str(a)),
-        ("%b", str(b)),
-        ("%d", ("+" if b > 0 else "") + str(b)),
-    ):
+    for mark, value in (("%n", str(a)), ("%b", str(b)), ("%d", ("+" if b > 0 else "") + str(b))):
         if mark in text:
             text = text.replace(mark, value)
-    return text
+    marks = [("%p", state["act"])]
+    for mark, player in (("%a", a), ("%q", a % 4)):
+        if mark in text:
+            if 0 <= player < n:
+                marks.append((mark, player))
+            else:
+                text = text.replace(mark, "")
+    return view.names_in(state, text, marks, width)

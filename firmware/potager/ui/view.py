@@ -92,6 +92,45 @@ def player_tag(state, player, width=3):
     return symbol(state, player) + found[: width - 1]
 
 
+def names_in(state, text, marks, width=COLS):
+    """`text` with each (mark, player) of `marks` replaced by the player's tag, every name as
+    long as a row of `width` holds once the rest of the text is in ("Undone: ♥Zoé +1"); where
+    the row is too short the longest name is cut first, never below two letters (the tag of
+    ``player_tag``: "♥Zo"). A mark absent from `text` is skipped."""
+    names = state.get("names")
+    found = []  # [mark, player, name, times in the text]
+    rest = len(text)
+    for mark, player in marks:
+        count = text.count(mark)
+        if count:
+            name = (names[player] if names else "") or "P" + str(player + 1)
+            found.append([mark, player, name, count])
+            rest += count * (1 + len(name) - len(mark))
+    while rest > width:
+        longest = None
+        for item in found:
+            if len(item[2]) > 2 and (longest is None or len(item[2]) > len(longest[2])):
+                longest = item
+        if longest is None:
+            break
+        longest[2] = longest[2][:-1]
+        rest -= longest[3]
+    # in one pass, so that a name which reads like a mark ("%a") stays a name
+    out = ""
+    start = 0
+    while True:
+        first = None
+        at = len(text)
+        for item in found:
+            i = text.find(item[0], start)
+            if 0 <= i < at:
+                first, at = item, i
+        if first is None:
+            return out + text[start:]
+        out += text[start:at] + symbol(state, first[1]) + first[2]
+        start = at + len(first[0])
+
+
 def menu_top(cursor, rows=ROWS):
     """The first item in view of a titled list of `rows` rows, the cursor's item in view."""
     return max(cursor - rows + 2, 0)
