@@ -115,3 +115,79 @@ def test_a_whole_game_in_the_simulator(name):
     assert result.state["mode"] is None  # recorded: the game is over
     # the results (HORTIS: its records first, the results under them)
     assert result.state["screen"] == ("RecordsScreen" if name == "hortis-live" else "ResultsScreen")
+
+
+# Whole games at the table's corners (tests/fullgames/*-tie.txt, *-solo.txt): the largest
+# table or a solo game, a tie broken by the mode's rule and a win still shared after it, a
+# power cut and a reload mid-game. name: (totals, winners, what the results say of the tie)
+CORNERS = {
+    "free-6p-tie": ([30, 1, 0, 30, 1, 0], [0, 3], "res.tie_shared"),
+    "hortis-3p-tie": ([7, 7, 7], [0, 1], "res.still_shared"),
+    "horticolor-4p-tie": ([20, 20, 20, 0], [1, 2], "res.still_shared"),
+    "diced_tomatoes-solo": ([26], [0], None),
+    "arboretum-4p-tie": ([2, 2, 2, 0], [0, 1], "res.still_shared"),
+}
+
+
+def test_every_mode_has_a_corner_game_and_every_corner_game_is_checked():
+    from potager.core import registry
+
+    modes = {name.rsplit("-", 2)[0] for name in CORNERS}
+    assert modes == set(registry.names())
+    files = {p.stem for p in GAMES.glob("*.txt") if p.stem.endswith(("-tie", "-solo"))}
+    assert files == set(CORNERS)
+
+
+def seen(board):
+    """What a cut or a reload must bring back: the game and the game screen's cursor (the
+    species being entered in Arboretum); the screen then on top is the game's."""
+    app = board.app
+    return app.mode, app.engine and app.engine.state, app.engine and app.stack[0].selection(app)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("name", sorted(CORNERS))
+def test_a_corner_game_survives_its_cuts_and_reloads_and_ends_as_the_rules_say(name, language):
+    text = (GAMES / (name + ".txt")).read_text()
+    text = french(text) if language == "fr" else text
+    board = PureBoard()
+    lines = text.splitlines()
+    cuts = 0
+    i = 0
+    while i < len(lines):
+        command = lines[i].split("#")[0].strip()
+        if command in ("power-cut", "reload"):
+            before = seen(board)
+            board.script(lines[i])
+            if command == "power-cut":  # the script's wait and boot
+                while lines[i].split("#")[0].strip() != "boot":
+                    i += 1
+                    board.script(lines[i])
+            board.script("wait 3000")
+            assert seen(board) == before, lines[i]
+            assert board.app.screen() is board.app.stack[0], lines[i]
+            cuts += 1
+        else:
+            board.script(lines[i])
+        i += 1
+    assert cuts >= 2  # a cut and a reload, at least
+    totals, winners, said = CORNERS[name]
+    app = board.app
+    assert type(app.screen()).__name__ == "ResultsScreen"
+    assert app.language == language and app.engine is None
+    assert app.history[-1][3:5] == [totals, winners]
+    items = app.screen().items(app)
+    for text in ("res.tie_shared", "res.still_shared"):
+        assert (app.tr(text) in items) == (text == said), items
+
+
+@pytest.mark.parametrize("name", sorted(CORNERS))
+def test_a_corner_game_in_the_simulator(name):
+    from host_tools.pico.board import after_each_boot
+    from host_tools.sim import SimBoard
+
+    script = after_each_boot((GAMES / (name + ".txt")).read_text())
+    result = SimBoard().run_script(script)
+    assert not result.crashes and not result.warnings
+    assert result.state["mode"] is None  # recorded: the game is over
+    assert result.state["screen"] == "ResultsScreen"

@@ -645,7 +645,7 @@ def test_whole_rulebook_game_through_the_app_into_the_history():
 
 def test_end_game_waits_for_every_path_then_for_the_tie_break():
     board = started()
-    menu_end = "press OK\n" + "press DOWN\n" * 11 + "press OK\npress OK\n"
+    menu_end = "press OK\n" + "press DOWN\n" * 5 + "press OK\npress OK\n"  # no turn items
     board.script("press RIGHT\npress DOWN\npress BACK\n" + menu_end)  # P1 holds the Oak 1
     assert rows_of(board)[4] == "Paths still to enter"
     assert board.app.snapshot()["screen"] == "GameScreen" and board.app.screen().cursor == 0
@@ -669,13 +669,13 @@ def test_end_game_waits_for_every_path_then_for_the_tie_break():
     board.script("wait 3000\npress DOWN\npress DOWN\npress RIGHT")
     assert rows_of(board)[4] == "No tie to break"
     board.script("wait 3000\npress UP\npress UP" + "\npress RIGHT" * 5 + "\npress DOWN")
-    board.script("press RIGHT\n" * 5)
+    board.script("press RIGHT\n" * 5 + "press OK")  # both counts typed, saved by one OK
     assert rows_of(board)[:3] == [  # 5 = 5: shared
         "Totals        ♥P1 ●P2",
         " ♥P1*   2   species 5",
         "▶●P2*   2   species 5",
     ]
-    board.script("press LEFT")
+    board.script("press LEFT\npress OK")
     assert rows_of(board)[:3] == [
         "Totals            ♥P1",
         " ♥P1*   2   species 5",
@@ -695,7 +695,8 @@ def test_a_power_cut_in_the_middle_restores_the_game():
     board.script("wait 2500\npower-cut\nwait 500\nboot")
     assert json.dumps(board.app.engine.state) == state
     assert board.app.snapshot()["screen"] == "GameScreen"
-    board.script("press DOWN\n" * 5 + "press RIGHT\npress LEFT")
+    assert board.app.stack[0].cursor == 5  # the cursor back on the species, as it was
+    board.script("wait 600\npress RIGHT\npress LEFT")  # (BACK sooner: the safe menu)
     assert rows_of(board)[3] == " ♣P3  0  8 is 0     -"
     board.script("press BACK\npress BACK\npress BACK")  # back to the list, then undo twice
     assert ar.hand_values(ar.held(board.app.engine.state, 5)) == [1, 3, 0]  # no 5, no 8
@@ -764,6 +765,7 @@ def compact_script(end=True):
     for s in range(8):
         walk.species(COMPACT_HANDS[s], dict(COMPACT_PATHS[s]))  # then the next by itself
     walk.lines += ["press RIGHT", "press RIGHT", "press DOWN", "press RIGHT"]  # totals: 3 = 3
+    walk.lines += ["press OK"]  # the species counts typed (2 and 1), saved
     walk.lines += ["press OK"] + ["press OK"] * end  # end the game? yes
     return ENGLISH + ARBORETUM + START + walk.text()
 
@@ -896,3 +898,49 @@ def test_the_totals_name_no_winner_while_a_path_is_still_to_enter():
     assert rows[0] == "Totals              ?" and rows[1].startswith("▶♥P1    2")
     assert "*" not in "".join(rows[1:4])  # P1 leads, but the others' paths are to enter
     assert board.app.screen().lit == 0  # and the ring lights no winner
+
+
+def tied_totals():
+    """A 3-player game on its totals: P1 and P2 tied on 2 (a 2-card Willow path each), P3 0."""
+    board = started("press RIGHT\npress DOWN\npress BACK\n")  # P1 holds the Oak 1
+    script = "press RIGHT\npress OK\npress LEFT\npress OK\n"  # Oak: P1 only, 2 cards: none
+    for s in range(1, 8):
+        script += "press OK\n"
+        for p in range(3):
+            script += ("press RIGHT\n" if s == 1 and p < 2 else "") + "press OK\n"
+    board.script("wait 3000\n" + script + "wait 3000")
+    assert board.app.snapshot()["screen"] == "TotalsScreen"
+    return board
+
+
+def test_the_totals_name_no_winner_while_a_species_count_is_being_typed():
+    # issue #36: "♥P1* 3 species 4" while P2's count still read 1. A count is typed on the
+    # screen and saved by OK; the ranking waits for every tied player's count, saved.
+    board = tied_totals()
+
+    def winner_free(rows):
+        return rows[0] == "Totals              ?" and "*" not in "".join(rows[1:4])
+
+    board.script("press RIGHT\n" * 4)  # P1: 4 species, typed
+    rows = rows_of(board)
+    assert winner_free(rows) and board.app.screen().lit == 0
+    assert rows[1:3] == ["▶♥P1    2  species 4?", " ●P2    2   species ?"]
+    assert rows[4] == "OK: save the counts"
+    assert board.app.engine.state["ks"] == [0, 0, 0]  # nothing saved while it is typed
+    board.script("press OK\npress DOWN\npress RIGHT")  # P1's saved; P2 types 1 (of 5)
+    rows = rows_of(board)
+    assert winner_free(rows) and board.app.screen().lit == 0, rows  # not "♥P1*" yet
+    assert rows[1:3] == [" ♥P1    2   species 4", "▶●P2    2  species 1?"]
+    board.script("press RIGHT\n" * 4)  # 5
+    assert winner_free(rows_of(board)) and board.app.screen().lit == 0
+    board.script("press OK")  # saved: now the ranking is final
+    rows = rows_of(board)
+    assert rows[:3] == ["Totals            ●P2", " ♥P1    2   species 4", "▶●P2*   2   species 5"]
+    assert rows[4] == "OK: end the game" and board.app.screen().lit == 2
+    assert board.app.engine.log[-2:] == [(ar.TIE, 0, 4), (ar.TIE, 1, 5)]  # a step a count
+    board.script("press LEFT\npress BACK")  # 4 typed, BACK: not saved
+    assert board.app.engine.state["ks"] == [4, 5, 0]
+    board.script("press UP\npress RIGHT")  # the totals again (the list's last row)
+    assert rows_of(board)[:3] == [
+        "Totals            ●P2", "▶♥P1    2   species 4", " ●P2*   2   species 5"
+    ]  # fmt: skip

@@ -41,10 +41,9 @@ press TURN
 press LEFT
 press OK
 press UP
-press RIGHT
 press OK
 press TURN
-"""  # brown 6 -> 10, a new brown die
+"""  # brown 6 -> 10, a new brown die (UP: on the brown reserve slot where it goes)
 
 
 def board_after(script, board=None):
@@ -257,6 +256,8 @@ BAD = [
     ("live", (h.PAWN_OUT, 0, 3), "bad_action"),
     ("live", (h.FIELD + 1, 0, 0), "bad_action"),
     ("live", (table.ROUND, -1, 0), "hortis_card_limit"),
+    ("live", (h.NEW, 0, 1), "hortis_die_gap"),  # a free slot before it: no gap before a die
+    ("live", (h.MOUSE_FACE, 0, 14 + 16), "hortis_die_gap"),
 ]
 
 
@@ -466,6 +467,52 @@ def test_a_power_cut_in_the_middle_restores_the_game():
     assert state_of(board)["d"][0][6] == 9  # (on a split zone)
 
 
+TWO_LIVE = ENGLISH + HORTIS + LIVE + "press DOWN\npress RIGHT\n" + START  # two forests
+
+
+def test_each_forest_has_its_cursor_and_a_new_die_never_leaves_a_gap():
+    # the bug: one cursor for every forest; P2's first OK put a die in P1's column: `G · 1`
+    board = board_after(TWO_LIVE + "press OK\npress OK\npress OK\npress TURN")  # P1: G Y B
+    assert board.rows()[0].endswith("●P2") and board.rows()[1] == "G▶ ·   ·   ·   ·   · "
+    board.script("press OK")
+    assert state_of(board)["d"][1][:5] == [1, 0, 0, 0, 0] and board.rows()[2].startswith("Y▶")
+    board.script("press TURN")  # card 3: P1's forest and P1's cursor, where P1 left it
+    assert board.rows()[1] == "G  1 ▶ ·   ·   ·   · "
+    board.script("press RIGHT")  # past the last reserve slots: onto the first die
+    assert board.rows()[1] == "G▶ 1   ·   ·   ·   · "
+    board.script("press LEFT\npress LEFT")  # the first reserve slot, then the die again
+    assert board.rows()[1] == "G▶ 1   ·   ·   ·   · "
+    board.script("press RIGHT\npress OK")
+    assert state_of(board)["d"][0][:5] == [1, 1, 0, 0, 0]
+    board.script("press UP\npress RIGHT\npress RIGHT\npress OK")  # reserve slot, 1st, 2nd die
+    assert state_of(board)["d"][0][:5] == [1, 2, 0, 0, 0]  # the second die 1 -> 3
+    board.script("press TURN\npress UP\npress OK")  # P2, on yellow as P2 left it: green
+    assert state_of(board)["d"][1][:5] == [1, 1, 0, 0, 0]
+    board.script("press UP\npress BACK")  # on green's reserve slot; that die undone: the
+    # cursor goes back onto the slot where a new die goes
+    assert board.rows()[1] == "G  1 ▶ ·   ·   ·   · "
+    assert not board.app.act((h.NEW, 1, 3))  # the rules refuse a gap, with a message
+    board.run(20)
+    assert board.rows()[4].startswith("No gap before a die")
+    assert state_of(board)["d"][1][:5] == [1, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("restart", ["power-cut\nwait 500\nboot", "reload"])
+def test_each_forest_keeps_its_cursor_across_a_power_cut_and_a_reload(restart):
+    board = board_after(TWO_LIVE + "press UP\npress OK\npress TURN")  # P1: brown; on green
+    board.script("press OK\npress OK\nwait 3000")  # P2: green, yellow; on brown
+    before = board.rows()
+    assert before[3] == "B▶ ·   ·   ·   ·   · "
+    board.script(restart + "\nwait 1000")
+    assert board.rows() == before  # P2's cursor where P2's last die move left it
+    board.script("press OK\npress TURN")  # P2's brown die; card 3: P1's cursor, P1's forest
+    assert board.rows()[1:4] == ["G▶ ·   ·   ·   ·   · ", "Y  ·   ·   ·   ·   · ",
+                                 "B  1   ·   ·   ·   · "]  # fmt: skip
+    board.script("press TURN\nwait 3000\n" + restart + "\nwait 1000")  # P2: on green
+    assert board.rows()[1] == "G  1 ▶ ·   ·   ·   · "
+    assert state_of(board)["d"][1] == [1, 0, 0, 0, 0] * 3
+
+
 def test_result_screen_takes_the_recipe_challenge():
     board = board_after(ENGLISH + HORTIS + "press DOWN\npress DOWN\npress DOWN\npress RIGHT\n")
     board.script(START + "press DOWN\n" * 4 + "press RIGHT\n" * 3 + "press OK")  # 45
@@ -628,10 +675,9 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
     from host_tools.sim import SimBoard
 
     board = SimBoard()
-    cursor = "press UP\n"  # the cursor back on the brown row (at its reserve)
     # after the power cut a person plays on once the count is back on the screen: ~5.5 s, the
-    # counter's modules load to resume it
-    script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 7000\n" + cursor + CARD_9
+    # counter's modules load to resume it; the cursor is where it was (brown, at its reserve)
+    script = DEMO.read_text() + "power-cut\nwait 500\nboot\nwait 7000\n" + CARD_9
     script += "wait 500\n" + TO_RESULT_END + "press OK\npress OK\nwait 3000\n"
     result = board.run_script(script)
     assert not result.crashes
@@ -658,6 +704,21 @@ def test_the_whole_live_game_in_the_simulator_with_a_power_cut():
         + "press UP\n" * 2
     )
     assert again.frames[-1]["screen"][4] == "▶Best              32"  # the first game's
+
+
+def test_each_forest_keeps_its_cursor_across_a_reload_in_the_simulator():
+    from host_tools.sim import SimBoard
+
+    script = "wait 3000\n" + TWO_LIVE + "wait 2500\n"  # the counter's modules load
+    script += "press UP\npress OK\npress TURN\npress OK\npress OK\n"  # P1: B; P2: G, Y
+    script += "wait 3000\nreload\nwait 7000\npress OK\npress TURN\npress OK\nwait 500\n"
+    result = SimBoard().run_script(script)
+    assert not result.crashes
+    screens = [f["screen"] for f in result.frames]
+    assert screens[-1][0].startswith("Card 3/9") and screens[-1][2] == "Y▶ ·   ·   ·   ·   · "
+    reloaded = [s for s in screens if s[0] == "Card 2/9    2 pts ●P2"][-1]
+    assert reloaded[3] == "B▶ ·   ·   ·   ·   · "  # P2's cursor, where P2's last die left it
+    assert result.state["state"]["d"] == [[1] + [0] * 9 + [1, 0, 0, 0, 0], [1, 0, 0, 0, 0] * 3]
 
 
 def test_the_live_count_keeps_its_timer_apart_from_the_score():

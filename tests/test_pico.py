@@ -29,6 +29,10 @@ SCRIPTS = sorted(
     for path in (ROOT / "docs" / "scripts").glob("*.txt")
     if not path.read_text(encoding="utf-8").startswith("# drive:")
 )
+# the whole games at the table's corners, one a mode (tests/test_fullgames.py CORNERS)
+CORNERS = sorted((ROOT / "tests" / "fullgames").glob("*-tie.txt")) + sorted(
+    (ROOT / "tests" / "fullgames").glob("*-solo.txt")
+)
 MISSING = pico.missing("10.2.1")
 MISSING_9 = pico.missing("9.2.9")
 # keys spaced as a person would on today's board (a screen change takes up to ~4 s there):
@@ -94,6 +98,7 @@ def _start_chain(key: str, scripts: list[str]) -> None:
 def _result(key: str) -> Any:
     if key not in _runs:  # not started by the collection hook (a test run on its own)
         group = "demos" if key in {s.stem for s in SCRIPTS} else key
+        group = "corners" if key in {s.stem for s in CORNERS} else group
         start_runs({name for name, run in RUNS_OF.items() if run == group})
     return _runs[key].result()
 
@@ -112,6 +117,7 @@ RUNS_OF = {
     "test_a_torn_nvm_write_loses_only_that_save": "resume",
     "test_a_soft_reload_brings_the_firmware_back_on_its_screen": "resume",
     "test_circuitpython_9_boots_the_firmware_to_the_same_screen": "smoke-9.2.9",
+    "test_a_corner_game_ends_on_the_board_as_in_the_simulator": "corners",
 }
 
 
@@ -129,6 +135,10 @@ def start_runs(test_names: set[str]) -> None:
         )
     if MISSING_9 is None and "smoke-9.2.9" in wanted and "smoke-9.2.9" not in _runs:
         _start("smoke-9.2.9", pico.after_each_boot(SMOKE), uf2=pico.uf2_path("9.2.9"))
+    if MISSING is None and "corners" in wanted:
+        for script in CORNERS:
+            if script.stem not in _runs:
+                _start(script.stem, pico.after_each_boot(script.read_text(encoding="utf-8")))
     if MISSING is None and "demos" in wanted:
         for script in SCRIPTS:
             if script.stem not in _runs:
@@ -353,3 +363,16 @@ def test_the_command_line_runs_a_script_on_the_pico(tmp_path):
     assert set(last) == {"t_ms", "screen", "leds", "i2c_bytes"}
     assert last["screen"][0] == "Langue / Language"
     assert nvm.stat().st_size == 4096
+
+
+# --- whole games at the table's corners: solo, the largest table, ties, cuts, reloads ---
+@needs_kit
+@pytest.mark.parametrize("script", [pytest.param(s, id=s.stem) for s in CORNERS])
+def test_a_corner_game_ends_on_the_board_as_in_the_simulator(script):
+    text = pico.after_each_boot(script.read_text(encoding="utf-8"))
+    board = _result(script.stem)
+    assert not board.errors and not board.caught, (board.errors, board.caught)
+    sim = _sim(text)
+    # the results on both, the same rows (the board's power cut and reload taken as played)
+    assert sim.state["screen"] == "ResultsScreen"
+    assert _rows(board.frames[-1]) == _rows(sim.frames[-1])

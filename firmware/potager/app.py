@@ -110,6 +110,7 @@ class App:
             problem = ("no_nvm", 0)
         if self.engine is not None:
             self.show_game()
+            self.stack[0].select(self, self.saving.view)  # the cursor where the save left it
         else:
             self.reset_to(HomeScreen())
             if status in (persist.BLANK, persist.TORN) and self.store.nvm is not None:

@@ -31,6 +31,7 @@ class Replay:
         self.rec = clone({})
         self.clock = None  # the device's clock at the save (app.hx), or None
         self.checkpoint = None  # the table clocks at the save (core.clock), or None
+        self.view = None  # the game screen's selection at the save (its selection()), or None
         self.mode = self.rules = self.base = self.state = clone(None)  # (typed loosely)
         self.log = []  # the undo log; its first action is number `start` of the chain
         self.start = 0
@@ -87,7 +88,9 @@ class Replay:
         ok = True
         if "mode" in meta or new:
             ok = self.new_game(meta.get("mode"), meta.get("base"))
-            self.checkpoint = None  # a new game's clocks start again
+            self.checkpoint = self.view = None  # a new game's clocks start again
+        if "view" in meta:
+            self.view = meta["view"]  # checked by the screen that takes it (its keep())
         v = meta.get("clock")  # [turn s, round s, paused]
         if v is not None:
             if fit(v, 0, 1 << 30, 3):
@@ -215,7 +218,7 @@ def load(store):
     # the fields, plain; dirty: a snapshot then replaces what was not kept
     dirty = found.dirty or i != order[-1]
     data = (found.lang, found.settings, found.hist, found.rec, found.mode, found.rules, found.base)
-    data = data + (found.log, found.start, dirty, found.clock, found.checkpoint)  # type: ignore[assignment]
+    data = data + (found.log, found.start, dirty, found.clock, found.checkpoint, found.view)  # type: ignore[assignment]
     if found.gone:
         return persist.OK, ("save6", found.gone), data  # "# actions dropped"
     for k in (5, 4, 2, 3, 6):  # game, history, settings, records, older record
@@ -230,7 +233,7 @@ def boot(app, now):
     status, problem, data = load(app.store)
     if status != persist.OK:
         return None, 0
-    code, power, hist, rec, mode, rules, base, log, start, dirty, clock, checkpoint = data
+    code, power, hist, rec, mode, rules, base, log, start, dirty, clock, checkpoint, view = data
     if clock:  # [device id, session, uptime, start player, seconds of the game]
         hx = app.hx
         hx[0] = clock[0] or hx[0]
@@ -245,6 +248,7 @@ def boot(app, now):
         app.load_texts(mode)
         if checkpoint:  # the clocks where the save left them
             app.clock.load(checkpoint, app.engine.state, now)
+        app.saving.view = view  # the game screen takes it back (App.boot)
     if dirty:
         app.mark_unsaved()  # a snapshot of what was kept replaces the rest
     else:

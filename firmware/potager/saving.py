@@ -28,6 +28,7 @@ class Saving:
         self.last_write = now
         self.dirty = True  # what the journal holds is unknown: the next record is a snapshot
         self.settings = self.since = 0
+        self.view = None  # the game screen's selection the journal holds (GameScreen.selection)
 
     def mark(self, now):
         if not self.unsaved:
@@ -69,6 +70,9 @@ class Saving:
             self.since = app.hx[2]  # the uptime the journal's clock was written at
         if app.engine is not None:  # the table clocks [turn s, round s, paused]: every clock,
             patch["clock"] = app.clock.save(now)  # statistics' too, comes back after a cut
+            view = selection(app)  # the cursor, written when it moved
+            if view != self.view:
+                patch["view"] = self.view = view
         history = app.history  # the oldest went (how many: "gone"), new ones came ("games")
         k = 0
         while k < len(history) and history[k][0] <= self.seq:
@@ -114,6 +118,7 @@ class Saving:
         log = []
         if engine is not None:
             meta["base"] = engine.base
+            meta["view"] = self.view = selection(app)
             log = engine.log
         payload = persist.encode_payload(meta, log)
         while not store.fits(payload) and app.history:
@@ -136,3 +141,10 @@ class Saving:
             history.pop(0)
             i += 1
         return i
+
+
+def selection(app):
+    # The game screen's cursor (GameScreen.selection), None while it is not at the bottom of
+    # the screens (a new game's setup opened over a game in progress).
+    found = getattr(app.stack[0], "selection", None)
+    return found(app) if found is not None else None

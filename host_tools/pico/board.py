@@ -434,10 +434,11 @@ BOOT_WAIT_MS = 7000
 
 
 def after_each_boot(script: str, wait_ms: int = BOOT_WAIT_MS) -> str:
-    """The script with ``wait wait_ms`` at the start and after every ``boot`` line."""
+    """The script with ``wait wait_ms`` at the start and after every ``boot`` and ``reload``
+    line (a soft reload starts the firmware again too)."""
     lines = [f"wait {wait_ms}  # the board boots"]
     for line in script.splitlines():
         lines.append(line)
-        if line.partition("#")[0].split() == ["boot"]:
+        if line.partition("#")[0].split() in (["boot"], ["reload"]):
             lines.append(f"wait {wait_ms}  # the board boots")
     return "\n".join(lines) + "\n"

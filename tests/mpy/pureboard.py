@@ -1,6 +1,6 @@
 """A board made of pure fakes, for driving the real App on CPython and on MicroPython.
 
-Same script language as the simulator (press, hold, wait, power-cut, boot), without the
+Same script language as the simulator (press, hold, wait, power-cut, boot, reload), without the
 display stack: what the App would draw is kept as text rows and LED ints.
 """
 
@@ -121,6 +121,9 @@ class PureBoard:
             elif cmd == "power-cut":
                 self.power_cut()
             elif cmd == "boot":
+                self.boot()
+            elif cmd == "reload":  # a soft reload: the App starts again from the save
+                self.app = None
                 self.boot()
             else:
                 raise ValueError("unknown command: " + line)

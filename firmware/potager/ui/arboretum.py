@@ -1,6 +1,7 @@
 # Arboretum end-of-game scoring: setup and the species list (the game screen).
 #
-# Row 0: "Done 3/8" (species whose paths are all in), timers, the active player; rows 1-3 the
+# Row 0: "Done 3/8" (species whose paths are all in), the first player (the rules take no
+# turns: TURN is refused, the menus offer no turn items nor timers: ui.table); rows 1-3 the
 # species in play then "Total", each with a cell per player: symbol and points, "?" for a path
 # still to enter, "-" without the right to score; row 4: key hints. RIGHT opens the species
 # (hands, right to score, paths: ``arboretum_species``) or the totals (``arboretum_totals``).
@@ -72,22 +73,30 @@ def cell(state, scores):
     return out
 
 
-def describe(app, action):
+def describe(app, action, width=view.COLS):
     # A hand of one species: "●P2 Poinc." (the undo and redo messages; the others: u.<op>)
     op, a, _ = action
     state = app.engine.state
     if op != arboretum.HAND or a % 4 >= state["n"] or a // 4 >= len(state["sp"]):
         return None
-    return view.player_tag(state, a % 4) + " " + label(app, state, a // 4)
+    return view.names_in(state, "%a " + label(app, state, a // 4), (("%a", a % 4),), width)
 
 
 class GameScreen(table.GameScreen):
-    HELP = (("↑↓", "h.move"), ("→", "a.help_open_row")) + table.GameScreen.HELP
+    # the table's keys but TURN (nobody takes a turn: the rules refuse it) and its marks
+    HELP = (("↑↓", "h.move"), ("→", "a.help_open_row")) + table.GameScreen.HELP[2:6]
     HELP += (("?", "a.help_unknown"), ("-", "a.help_no_right"))
 
     def __init__(self, app):
         self.cursor = 0
         self.scored = None  # see scored_rows()
+
+    def selection(self, app):
+        # the species being entered, where one is open: a cut brings the list back on it
+        return getattr(app.screen(), "s", self.cursor)
+
+    def cursors(self, app):
+        return len(app.engine.state["sp"]) + 1  # the species, then the totals
 
     def upcoming(self, app):
         # RIGHT on a species row opens it; loaded ahead only while the totals' module is not

@@ -81,7 +81,8 @@ class GameScreen(table.GameScreen):
     def __init__(self, app):
         self.lv = app.engine.state["lv"]  # set by new(), never changed
         self.ui = None  # the body's module, loaded by load()
-        self.cursor = self.col = 0  # the body's cursor: field or dice colour, die
+        self.cursor = self.col = 0  # the quick count's cursor: field
+        self.at = None  # the live count's cursors, a forest each (hortis_live.at)
         self.due = 0  # for tick(): 1 the result, 2 the end of the game
 
     def load(self):
@@ -127,6 +128,13 @@ class GameScreen(table.GameScreen):
 
     def finish(self, app):
         self.show(app, 2)
+
+    def selection(self, app):
+        # the quick count's field; the live count's cursors come from its log (hortis_live.at)
+        return None if self.lv else self.cursor
+
+    def cursors(self, app):
+        return 0 if self.lv else len(app.engine.state["q"][0])  # a row a field
 
     def hidden(self, app):
         # a card is a lap of the forests: nobody passes; a quick count has no rounds

@@ -13,6 +13,12 @@ ACTIVE_LEVEL = 255
 DRAIN_LEVEL = 40
 
 
+# what a mode without turns does not offer: the turn items of the game menu, then the turn
+# order and the timers of Table & timers (its seats stay)
+NO_TURNS: tuple = ("pause", "pass", "skip", "stats", "round+", "round-", table.S_DIR, table.S_ROT)
+NO_TURNS += (table.S_LAP, table.S_TT, table.S_TB, table.S_INC, table.S_RT)
+
+
 # The setup form's table fields live in potager.ui.table_setup, compiled for the setup only
 # (the game forgets it: RAM).
 def default_setup(players=4):
@@ -52,6 +58,19 @@ class GameScreen(Screen):
         ("*×» "[:3], "h.seat_marks"),
     )
 
+    # The selection the save keeps, so that a power cut or a reload brings the cursor back
+    # with the rest of the game: selection() as JSON; select() takes it back, checked (any
+    # value may come from a save: one that does not fit leaves the cursor where it is).
+    def selection(self, app):
+        return self.cursor
+
+    def select(self, app, value):
+        if type(value) is int and 0 <= value < self.cursors(app):
+            self.cursor = value
+
+    def cursors(self, app):
+        return app.engine.state["n"]  # a row a player, in most modes
+
     def on_key(self, app, key, kind):
         if key == keys.TURN:
             if kind == SHORT:
@@ -77,7 +96,10 @@ class GameScreen(Screen):
 
     def hidden(self, app):
         # What this mode does not allow now: game menu items, Table & timers settings (S_*).
+        # Rules without turns (TURNS = 0 in their module) have no turn items, order nor timers.
         state = app.engine.state
+        if not getattr(app.engine.rules, "TURNS", 1):
+            return NO_TURNS[app.clock.paused :]  # (paused by a save of before: Unpause stays)
         return ("skip",) if state["n"] - bin(state["out"]).count("1") < 2 else ()
 
     def finish(self, app):
