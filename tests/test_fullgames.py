@@ -24,6 +24,16 @@ EXPECTED = {
     "arboretum-4p": ([11, 13, 13, 23], [3], 157),
     "hortis-live": ([32], [0], 72),
 }
+# Whole games at the table's corners (tests/fullgames/*-tie.txt, *-solo.txt): the largest
+# table or a solo game, a tie broken by the mode's rule and a win still shared after it, a
+# power cut and a reload mid-game. name: (totals, winners, what the results say of the tie)
+CORNERS = {
+    "free-6p-tie": ([30, 1, 0, 30, 1, 0], [0, 3], "res.tie_shared"),
+    "hortis-3p-tie": ([7, 7, 7], [0, 1], "res.still_shared"),
+    "horticolor-4p-tie": ([20, 20, 20, 0], [1, 2], "res.still_shared"),
+    "diced_tomatoes-solo": ([26], [0], None),
+    "arboretum-4p-tie": ([2, 2, 2, 0], [0, 1], "res.still_shared"),
+}
 TWO_THIRDS = (  # at most 2/3 of the presses before
     "arboretum-3p",
     "arboretum-4p",
@@ -101,7 +111,7 @@ def test_a_whole_game_keeps_to_its_press_budget(name):
         assert 3 * count <= 2 * SPEC_BEFORE[name]
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("name", sorted(EXPECTED) + sorted(CORNERS))
 def test_a_whole_game_in_the_simulator(name):
     from host_tools.pico.board import after_each_boot
     from host_tools.sim import SimBoard
@@ -115,18 +125,6 @@ def test_a_whole_game_in_the_simulator(name):
     assert result.state["mode"] is None  # recorded: the game is over
     # the results (HORTIS: its records first, the results under them)
     assert result.state["screen"] == ("RecordsScreen" if name == "hortis-live" else "ResultsScreen")
-
-
-# Whole games at the table's corners (tests/fullgames/*-tie.txt, *-solo.txt): the largest
-# table or a solo game, a tie broken by the mode's rule and a win still shared after it, a
-# power cut and a reload mid-game. name: (totals, winners, what the results say of the tie)
-CORNERS = {
-    "free-6p-tie": ([30, 1, 0, 30, 1, 0], [0, 3], "res.tie_shared"),
-    "hortis-3p-tie": ([7, 7, 7], [0, 1], "res.still_shared"),
-    "horticolor-4p-tie": ([20, 20, 20, 0], [1, 2], "res.still_shared"),
-    "diced_tomatoes-solo": ([26], [0], None),
-    "arboretum-4p-tie": ([2, 2, 2, 0], [0, 1], "res.still_shared"),
-}
 
 
 def test_every_mode_has_a_corner_game_and_every_corner_game_is_checked():
@@ -179,15 +177,3 @@ def test_a_corner_game_survives_its_cuts_and_reloads_and_ends_as_the_rules_say(n
     items = app.screen().items(app)
     for text in ("res.tie_shared", "res.still_shared"):
         assert (app.tr(text) in items) == (text == said), items
-
-
-@pytest.mark.parametrize("name", sorted(CORNERS))
-def test_a_corner_game_in_the_simulator(name):
-    from host_tools.pico.board import after_each_boot
-    from host_tools.sim import SimBoard
-
-    script = after_each_boot((GAMES / (name + ".txt")).read_text())
-    result = SimBoard().run_script(script)
-    assert not result.crashes and not result.warnings
-    assert result.state["mode"] is None  # recorded: the game is over
-    assert result.state["screen"] == "ResultsScreen"
