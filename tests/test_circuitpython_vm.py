@@ -36,7 +36,7 @@ GAMES = {
 OVER_BUDGET = {
     ("arboretum", "py"): "128K",  # (104 and 120 K fail today, 112 K by the luck of paths)
     ("hortis", "py"): "112K",
-    ("arboretum", "mpy"): "96K",
+    ("arboretum", "mpy"): "120K",  # (96-112 K fail since the menus follow TURNS = 0)
     ("diced_tomatoes", "mpy"): "112K",
     ("horticolor", "mpy"): "112K",
     ("hortis", "mpy"): "128K",  # (108, 116 and 120 K fail; 112 and 124 by the luck of paths)

@@ -14,11 +14,9 @@ DRAIN_LEVEL = 40
 
 
 # what a mode without turns does not offer: the turn items of the game menu, then the turn
-# order and the timers of Table & timers (its seats stay). The items from one long string:
-# short literals would each stay interned on MicroPython (Arboretum's .mpy game on the 32-bit
-# VM then needed 120 K, not 96).
-NO_TURNS: tuple = tuple("pause pass skip stats round+ round-".split())  # noqa: SIM905
-NO_TURNS += (table.S_DIR, table.S_ROT, table.S_LAP, table.S_TT, table.S_TB, table.S_INC, table.S_RT)
+# order and the timers of Table & timers (its seats stay)
+NO_TURNS: tuple = ("pause", "pass", "skip", "stats", "round+", "round-", table.S_DIR, table.S_ROT)
+NO_TURNS += (table.S_LAP, table.S_TT, table.S_TB, table.S_INC, table.S_RT)
 
 
 # The setup form's table fields live in potager.ui.table_setup, compiled for the setup only
