@@ -90,7 +90,7 @@ class Replay:
             ok = self.new_game(meta.get("mode"), meta.get("base"))
             self.checkpoint = self.view = None  # a new game's clocks start again
         if "view" in meta:
-            self.view = meta["view"]  # checked by the screen that takes it (its keep())
+            self.view = meta["view"]  # checked by the screen that takes it (its select())
         v = meta.get("clock")  # [turn s, round s, paused]
         if v is not None:
             if fit(v, 0, 1 << 30, 3):
