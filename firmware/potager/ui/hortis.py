@@ -81,7 +81,7 @@ class GameScreen(table.GameScreen):
     def __init__(self, app):
         self.lv = app.engine.state["lv"]  # set by new(), never changed
         self.ui = None  # the body's module, loaded by load()
-        self.cursor = self.col = 0  # the quick count's cursor: field
+        self.cursor = 0  # the quick count's cursor: field
         self.at = None  # the live count's cursors, a forest each (hortis_live.at)
         self.due = 0  # for tick(): 1 the result, 2 the end of the game
 
@@ -130,11 +130,26 @@ class GameScreen(table.GameScreen):
         self.show(app, 2)
 
     def selection(self, app):
-        # the quick count's field; the live count's cursors come from its log (hortis_live.at)
-        return None if self.lv else self.cursor
+        # the quick count's field; the live count's cursors, a forest each (a copy: the save
+        # compares it with the one it wrote)
+        if self.lv:
+            return list(self.at) if self.at else None
+        return self.cursor
+
+    def select(self, app, value):
+        if not self.lv:
+            table.GameScreen.select(self, app, value)
+        elif (
+            type(value) is list
+            and len(value) == app.engine.state["n"]
+            and all(type(v) is int and 0 <= v < 15 for v in value)
+        ):
+            # a copy: the save's own stays as it wrote it (hortis_live.at moves a cursor off
+            # its colour's first free slot back onto it)
+            self.at = list(value)
 
     def cursors(self, app):
-        return 0 if self.lv else len(app.engine.state["q"][0])  # a row a field
+        return len(app.engine.state["q"][0])  # the quick count: a row a field
 
     def hidden(self, app):
         # a card is a lap of the forests: nobody passes; a quick count has no rounds

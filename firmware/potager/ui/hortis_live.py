@@ -7,8 +7,8 @@
 # never past it, so no die leaves a gap before it). OK on a die does what happens most: a new
 # die on the reserve slot, an upgrade on a die; then the cursor goes on to the next colour, on
 # its first reserve slot (as UP/DOWN do), so a card's dice are entered colour after colour.
-# After a boot or a reload each cursor is where the forest's last die move left it (the undo
-# log says which; cursor moves are not actions). Hold LEFT/RIGHT lists everything that can
+# The save keeps the cursors (GameScreen.selection), so a boot or a reload brings each back
+# (cursor moves are not actions: undo never moves them). Hold LEFT/RIGHT lists everything that can
 # happen to it, or to its colour, with the card just played (Events; on a mouse face OK
 # lists too). The ring shows the cards: those played dim, the current one blinking, all nine
 # lit at the end.
@@ -97,18 +97,11 @@ def on_key(screen, app, key, kind):
 
 def at(screen, app):
     # The active forest's cursor, colour * 5 + die (screen.at: a forest each), moved back onto
-    # its colour's first reserve slot when it is on a later one (after an undo). After a boot
-    # or a reload: where each forest's last die move in the undo log left it, else green.
+    # its colour's first reserve slot when it is on a later one (after an undo); green at the
+    # start (a boot or a reload gives back the saved ones: GameScreen.select).
     state = app.engine.state
     if screen.at is None:
-        screen.at = [-1] * state["n"]
-        for op, a, b in app.engine.log:
-            op &= 127
-            if hortis.NEW <= op <= hortis.PAWN_OUT:
-                screen.at[a] = b * 5 if op == hortis.PAWN_OUT else b & 15
-        for p in range(state["n"]):
-            v = screen.at[p]
-            screen.at[p] = 0 if v < 0 else after(state["d"][p], v, 1)
+        screen.at = [0] * state["n"]
     values = state["d"][state["act"]]
     slot = screen.at[state["act"]]
     if not values[slot]:
