@@ -703,27 +703,40 @@ def date_games(games: Sequence[Game], moment: Optional[Moment]) -> list[Game]:
 
 
 # ----------------------------------------------------------------------------- outputs
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet run a cell
+PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")  # ASCII digits only (\d takes any script's)
+
+
+def csv_cell(value: Any) -> str:
+    """A CSV cell a spreadsheet shows and never runs: a text starting like a formula gets a
+    leading ' (a name "=1+1", "@SUM(1)", "-x"); a plain number ("-3", "2.5") stays a number.
+    Every CSV the host tools write goes through this."""
+    text = str(value)
+    if text.startswith(FORMULA_LEADS) and not PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def csv_text(games: Sequence[Game]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for game in games:
         for player in game.players():
-            writer.writerow(
-                [
-                    game.seq,
-                    game.mode,
-                    player["seat"],
-                    player["colour"],
-                    player["total"],
-                    "yes" if player["winner"] else "no",
-                    player["name"],
-                    "yes" if player["start"] else "no",
-                    date_text(game.date) or "",
-                    game.date_is,
-                    "" if game.dur is None else game.dur,
-                ]
-            )
+            row = [
+                game.seq,
+                game.mode,
+                player["seat"],
+                player["colour"],
+                player["total"],
+                "yes" if player["winner"] else "no",
+                player["name"],
+                "yes" if player["start"] else "no",
+                date_text(game.date) or "",
+                game.date_is,
+                "" if game.dur is None else game.dur,
+            ]
+            writer.writerow([csv_cell(cell) for cell in row])
     return out.getvalue()
 
 

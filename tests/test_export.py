@@ -7,6 +7,7 @@ cost no real time.
 """
 
 import contextlib
+import csv
 import io
 import itertools
 import json
@@ -758,6 +759,52 @@ def test_csv_and_json_files(tmp_path, run):
     assert (status, out, err) == (0, "", [])
     assert csv_path.read_text("utf-8") == EXPECTED_CSV
     assert json.loads(json_path.read_text("utf-8")) == EXPECTED_JSON
+
+
+# names the device takes (printable ASCII, 10 letters) that a spreadsheet would run
+FORMULA_NAMES = ["=1+1", "@SUM(1)", "+A1", "-x"]
+
+
+def test_csv_never_hands_a_spreadsheet_a_formula_and_json_keeps_the_names(tmp_path, run):
+    roster = export.firmware("potager.roster")
+    assert all(roster.check(name.encode(), []) is None for name in FORMULA_NAMES)
+    h: list = []
+    history.add(h, "free", [0, 1, 2, 3], [-3, 2, 0, -12], [1], FORMULA_NAMES, [0, 60, 2, 3000])
+    path = nvm_with(tmp_path, h)
+    csv_path, json_path = tmp_path / "h.csv", tmp_path / "h.json"
+    status, out, err = run("--nvm", path, "--csv", csv_path, "--json", json_path)
+    assert (status, err) == (0, [])
+    rows = list(csv.DictReader(io.StringIO(csv_path.read_text("utf-8"))))
+    assert [row["name"] for row in rows] == ["'=1+1", "'@SUM(1)", "'+A1", "'-x"]
+    assert [row["total"] for row in rows] == ["-3", "2", "0", "-12"]  # numbers stay numbers
+    status, out, err = run("--nvm", path, "--format", "csv")  # standard output: the same
+    assert (status, out, err) == (0, csv_path.read_text("utf-8"), [])
+    players = json.loads(json_path.read_text("utf-8"))[0]["players"]
+    assert [p["name"] for p in players] == FORMULA_NAMES  # JSON is data, not formulas
+    assert [p["total"] for p in players] == [-3, 2, 0, -12]
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("=1+1", "'=1+1"), ("@SUM(1)", "'@SUM(1)"), ("+A1", "'+A1"), ("-x", "'-x"),
+        ("\tx", "'\tx"), ("\r=1", "'\r=1"), ("-", "'-"), ("+3", "'+3"), ("-3e5", "'-3e5"),
+        ("-٣", "'-٣"),  # a digit of another script is no plain number
+        (-3, "-3"), ("-3", "-3"), ("-2.5", "-2.5"), (0, "0"), ("Zoé", "Zoé"), ("a=b", "a=b"),
+        ("", ""), ("'=x", "'=x"),
+    ],
+)  # fmt: skip
+def test_a_cell_starting_like_a_formula_gets_a_quote(cell, written):
+    assert export.csv_cell(cell) == written
+
+
+def test_tab_and_carriage_return_leading_names_in_the_csv():
+    # (the device and the export's checks refuse control characters in names: the writer
+    # quotes them all the same)
+    game = export.Game(1, "free", (0, 1, 2), (-1, 4, 2), (1,), ("\tTab", "\rCR", "Bo"), 0)
+    rows = export.csv_text([game]).split("\n")[1:4]
+    assert [row.split(",")[6] for row in rows] == ["'\tTab", "'\rCR", "Bo"]
+    assert [row.split(",")[4] for row in rows] == ["-1", "4", "2"]
 
 
 def test_unknown_colours_get_a_name_and_grey(tmp_path):

@@ -1,6 +1,7 @@
 """Names from players.txt, the last setup remembered per mode, a random first player, and the
 results that explain: through the real App on pure fakes, and in the simulator with --drive."""
 
+import builtins
 import subprocess
 import sys
 from pathlib import Path
@@ -53,6 +54,34 @@ def test_too_many_names_and_a_missing_file(tmp_path):
     names, problems = read(tmp_path, "\n".join("P" + str(i) for i in range(14)).encode())
     assert len(names) == 12 and problems == [[13, 4], [14, 4]]
     assert roster.read(str(tmp_path / "none.txt")) == ([], [])
+
+
+def opens_of_players_txt(monkeypatch):
+    """The opens of any players.txt from now on (the firmware's open is the builtin)."""
+    opened = []
+    real_open = builtins.open
+
+    def spy(file, *args, **kwargs):
+        if str(file).endswith("players.txt"):
+            opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", spy)
+    return opened
+
+
+def test_a_file_over_4096_bytes_is_refused_from_its_size_never_opened(tmp_path, monkeypatch):
+    names = "".join("Name%d\n" % i for i in range(12))
+    full = (names + "#" * (4095 - len(names)) + "\n").encode()  # 4096 bytes: the bound
+    opened = opens_of_players_txt(monkeypatch)
+    assert read(tmp_path, full) == (["Name%d" % i for i in range(12)], [])
+    assert len(opened) == 1
+    # reasons: 6 the file is over 4096 bytes, line 0 the whole file
+    assert read(tmp_path, full + b"\n") == ([], [[0, 6]])
+    with open(tmp_path / "players.txt", "r+b") as f:
+        f.truncate(10 << 20)  # a line of 10 MiB
+    assert roster.read(str(tmp_path / "players.txt")) == ([], [[0, 6]])
+    assert len(opened) == 1 + 1  # the test's own truncate: the reader never opened them
 
 
 def test_a_name_may_hold_every_letter_of_the_oled_font_and_no_other():
@@ -185,6 +214,21 @@ def test_a_key_the_skipped_names_do_not_use_closes_them_and_goes_on_to_the_setup
     assert board.app.snapshot()["screen"] == "SetupScreen" and board.app.screen().cursor == 0
 
 
+def test_a_players_txt_over_the_bound_says_so_in_one_line_then_the_setup(drive, monkeypatch):
+    (drive / "players.txt").write_bytes(b"x" * (700 * 1024) + b"\n")  # froze the board 3.7 s
+    opened = opens_of_players_txt(monkeypatch)
+    board = PureBoard()
+    board.script(FREE)
+    assert board.rows()[:3] == ["Names skipped:       ", "▶file over 4 KB      ", " " * 21]
+    assert opened == []  # refused from its size: never opened, not a byte read
+    board.script("press OK")
+    assert board.app.snapshot()["screen"] == "SetupScreen" and board.app.roster == []
+    french = PureBoard()
+    french.script("press OK\npress OK\n")  # Français, the free score
+    assert french.rows()[:2] == ["Noms ignorés :       ", "▶fichier > 4 Ko      "]
+    assert opened == []
+
+
 # ------------------------------------------------------------------ the last setup
 def game_over(board):
     board.script("press OK" + "\npress UP" * 3 + "\npress OK\npress OK")  # menu, End game, yes
@@ -301,6 +345,24 @@ def test_sim_drive_puts_players_txt_beside_code_py():
     # no drive: no names, OK on the seat starts the game
     plain = SimBoard().run_script("wait 300\n" + FREE + "press DOWN\npress DOWN\npress OK\n")
     assert plain.state["screen"] == "GameScreen" and "Zoé" not in str(plain.frames)
+
+
+def test_sim_a_10_mib_players_txt_is_refused_at_once_not_a_watchdog_reset(tmp_path, monkeypatch):
+    with open(tmp_path / "players.txt", "wb") as f:
+        f.truncate(10 << 20)  # one line of 10 MiB: reading it, the watchdog reset the board
+    opened = opens_of_players_txt(monkeypatch)
+    # up at 3.6 s (virtual); 2 s after the key the message is there (a setup takes 1.2 s here)
+    result = SimBoard(drive=tmp_path).run_script("wait 6000\n" + FREE + "wait 2000\n")
+    assert not result.crashes and result.state["screen"] == "ErrorScreen", result.crashes
+    assert [row.rstrip() for row in result.frames[-1]["screen"][:2]] == [
+        "Names skipped:",
+        "▶file over 4 KB",
+    ]
+    result = SimBoard(drive=tmp_path).run_script(
+        "wait 6000\n" + FREE + "wait 2000\npress OK\nwait 500\n"
+    )
+    assert not result.crashes and result.state["screen"] == "SetupScreen"
+    assert opened == []  # never opened: no byte of it read
 
 
 def test_sim_drive_cannot_hide_the_firmware(tmp_path):

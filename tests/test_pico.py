@@ -380,3 +380,19 @@ def test_a_corner_game_ends_on_the_board_as_in_the_simulator(script):
     assert [CLOCK.sub("#:##", row) for row in shown] == [
         CLOCK.sub("#:##", row) for row in simulated
     ]
+
+
+# --- players.txt bounded in time: a file over 4096 bytes is refused from its size ---
+@needs_kit
+def test_a_700_kib_players_txt_is_refused_at_once_on_the_board(tmp_path):
+    (tmp_path / "players.txt").write_bytes(b"x" * (700 * 1024) + b"\n")  # read: a 3.7 s freeze
+    script = (
+        "press DOWN\nwait 1000\npress OK\nwait 5000\npress OK\nwait 3000\npress OK\nwait 2000\n"
+    )
+    result = pico.PicoBoard(drive=tmp_path).run_script(pico.after_each_boot(script))
+    assert not result.errors and not result.caught, (result.errors, result.caught)
+    downs = [t // 1000 for t, _, down in result.key_events if down]  # virtual ms
+    shown = next(f for f in result.frames if _rows(f)[:2] == ["Names skipped:", "▶file over 4 KB"])
+    # as soon as the setup with a small players.txt (~180 ms after the key), 3.8 s before
+    assert downs[2] < shown["t_ms"] < downs[2] + 500, (downs, shown["t_ms"])
+    assert _rows(result.frames[-1])[:2] == ["Free score", "▶Players           4"]  # OK: setup

@@ -1,14 +1,20 @@
 # The regular group's names, from players.txt on the CIRCUITPY drive: one name a line, UTF-8,
 # "#" starts a comment, edited on the computer like any CircuitPython settings file. Read once,
 # when a setup first needs it (potager.ui.setup finds the file), line by line: a long line is
-# never held whole. A bad line is skipped and reported, never a crash.
+# never held whole. A bad line is skipped and reported, never a crash. A file over 4096 bytes
+# is refused from its size, unread: reading costs the board ~5 ms a KiB (a 700 KiB line froze
+# it 3.7 s), and 4 KiB is ten times 12 names of 10 letters (at most 31 bytes a line in UTF-8),
+# so comments have room; the reader takes 64 lines at most anyway.
 #
 # Rules: at most 12 names of 10 characters, letters the OLED font draws (printable ASCII and
 # the French letters of host_tools/make_font.py), each name once (case aside). A problem is
 # [line number, reason]; the reason indexes the text "nm.file_reasons": 0 too long, 1 empty
-# (spaces only), 2 a letter the font lacks, 3 twice, 4 too many, 5 not UTF-8.
+# (spaces only), 2 a letter the font lacks, 3 twice, 4 too many, 5 not UTF-8, 6 the file
+# over 4096 bytes; line 0 stands for the whole file.
 # RAM: identifiers stay interned on MicroPython, so this module has few, and reuses the
 # firmware's; the letters are checked as UTF-8 bytes (a str of one character is interned).
+
+import os
 
 
 def check(line, names):
@@ -82,6 +88,8 @@ def lines(stream):
 def read(path):
     # (names, problems) of the file at `path`; no file: nothing, and nothing to report.
     try:
+        if os.stat(path)[6] > 4096:  # st_size: a tuple on the board, not named fields
+            return [], [[0, 6]]
         stream = open(path, "rb")  # noqa: SIM115 (a with block would catch its OSError too)
     except OSError:
         return [], []

@@ -10,5 +10,5 @@ nm.name_none=P%d (no name)
 nm.name_held= (P%d)
 nm.file_title=Names skipped:
 nm.file_line=line %d: %s
-nm.file_reasons=too long|no name|bad letter|twice|too many|not UTF-8
+nm.file_reasons=too long|no name|bad letter|twice|too many|not UTF-8|file over 4 KB
 """

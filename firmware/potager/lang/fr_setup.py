@@ -10,5 +10,5 @@ nm.name_none=P%d (sans nom)
 nm.name_held= (P%d)
 nm.file_title=Noms ignorés :
 nm.file_line=l.%d : %s
-nm.file_reasons=trop long|vide|glyphe absent|en double|de trop|pas UTF-8
+nm.file_reasons=trop long|vide|glyphe absent|en double|de trop|pas UTF-8|fichier > 4 Ko
 """

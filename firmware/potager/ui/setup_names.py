@@ -68,8 +68,13 @@ class ErrorScreen(ListScreen):
         app.changed()
 
     def title(self, app):
-        return app.tr("nm.file_title") + " " + str(len(self.lines))
+        # line 0 is the whole file (too big, unreadable): no count of lines
+        count = " " + str(len(self.lines)) if self.lines[0][0] else ""
+        return app.tr("nm.file_title") + count
 
     def items(self, app):
         words = app.tr("nm.file_reasons").split("|")
-        return [app.tr("nm.file_line") % (i, words[found]) for i, found in self.lines]
+        return [
+            app.tr("nm.file_line") % (i, words[found]) if i else words[found]
+            for i, found in self.lines
+        ]
