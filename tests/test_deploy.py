@@ -1,5 +1,6 @@
 """host_tools.deploy against temporary folders standing in for a CIRCUITPY drive."""
 
+import errno
 import importlib.metadata
 import importlib.util
 import json
@@ -11,6 +12,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -112,7 +114,10 @@ def ours(drive: Path) -> dict[str, bytes]:
 
 
 def refused(capsys, *needles: str) -> str:
-    err = capsys.readouterr().err
+    return one_line(capsys.readouterr().err, *needles)
+
+
+def one_line(err: str, *needles: str) -> str:
     assert len(err.strip().splitlines()) == 1, err
     assert "Traceback" not in err
     for needle in needles:
@@ -310,10 +315,20 @@ def test_a_write_error_is_one_line(source, drive, capsys, monkeypatch):
     refused(capsys, "copy failed: No space left on device")
 
 
-def test_not_enough_space_is_refused_before_writing(source, drive, capsys, monkeypatch):
+def fake_free_space(monkeypatch, free: int, cluster: int = 512) -> None:
+    """The drive has `free` bytes free in clusters of `cluster` bytes, by statvfs and by
+    shutil.disk_usage alike."""
+    blocks = 1 << 20
+    result = os.statvfs_result((cluster, cluster, blocks, free // cluster, free // cluster,
+                                0, 0, 0, 0, 255))  # fmt: skip
+    monkeypatch.setattr(os, "statvfs", lambda _path: result)
     monkeypatch.setattr(
-        deploy.shutil, "disk_usage", lambda _path: shutil._ntuple_diskusage(1000, 990, 10)
+        shutil, "disk_usage", lambda _path: shutil._ntuple_diskusage(blocks * cluster, 0, free)
     )
+
+
+def test_not_enough_space_is_refused_before_writing(source, drive, capsys, monkeypatch):
+    fake_free_space(monkeypatch, 10)
     before = tree(drive)
     assert run(drive, source, "--py") == 2
     assert tree(drive) == before
@@ -538,6 +553,493 @@ def test_a_deploy_cut_short_is_finished_by_the_next(source, drive, monkeypatch):
     assert set(ours(drive)) == EXPECTED
     for rel, data in LIB_PY.items():
         assert (drive / rel).read_bytes() == data
+
+
+# ------------------------------------------------------------- a deploy stopped anywhere
+
+TMP = ".potager-tmp"  # deploy's temporary names: NAME.potager-tmp
+
+
+class Killed(BaseException):
+    """deploy stopped dead (killed, the cable pulled): none of its handlers runs."""
+
+
+class Faults:
+    """Counts deploy's changes to the drive (a file opened to write, each write, a rename, a
+    removal, a folder made or removed; only the kinds in `kinds`) and stops deploy at change
+    number `at`: "kill" raises Killed (a write lands half its bytes first), "error" an I/O
+    error deploy sees. `hit` names the change stopped at; `count` how many were seen."""
+
+    PATH_OPS = ("replace", "rename", "unlink", "mkdir", "rmdir")
+
+    def __init__(self, mp, drive: Path, at: int, how: str = "kill", kinds=None):
+        self.at, self.how, self.count, self.hit = at, how, 0, None
+        root = str(drive.resolve()) + os.sep
+        real = {n: getattr(os, n) for n in ("open", "write", "close", *self.PATH_OPS)}
+        fds: dict[int, str] = {}
+
+        def stop_here(kind: str, what: str) -> bool:
+            if kinds is not None and kind not in kinds:
+                return False
+            self.count += 1
+            if self.count - 1 != self.at:
+                return False
+            self.hit = f"{kind} {what.removeprefix(root)}"
+            return True
+
+        def fail() -> None:
+            if self.how == "kill":
+                raise Killed(self.hit)
+            raise OSError(errno.EIO, "Input/output error")
+
+        def open_(path, flags, *args, **kwargs):
+            writing = flags & (os.O_WRONLY | os.O_RDWR) and str(path).startswith(root)
+            if writing and stop_here("open", str(path)):
+                fail()
+            fd = real["open"](path, flags, *args, **kwargs)
+            if writing:
+                fds[fd] = str(path)
+            return fd
+
+        def write(fd, data):
+            if fd in fds and stop_here("write", fds[fd]):
+                if self.how == "kill":
+                    real["write"](fd, bytes(data[: len(data) // 2]))
+                fail()
+            return real["write"](fd, data)
+
+        def close(fd):
+            fds.pop(fd, None)
+            return real["close"](fd)
+
+        def path_op(name):
+            def op(path, *args, **kwargs):
+                if str(path).startswith(root) and stop_here(name, str(path)):
+                    fail()
+                return real[name](path, *args, **kwargs)
+
+            return op
+
+        mp.setattr(os, "open", open_)
+        mp.setattr(os, "write", write)
+        mp.setattr(os, "close", close)
+        for name in self.PATH_OPS:
+            mp.setattr(os, name, path_op(name))
+
+
+@pytest.fixture
+def many_deploys(monkeypatch):
+    """For tests that deploy hundreds of times: the pinned libraries read from the venv once
+    (the slow part of a deploy), and no flush to the host's disk (fsync, sync: a test's
+    folder is no USB drive, and the flushes, not deploy, would take the time)."""
+    monkeypatch.setattr(os, "fsync", lambda _fd: None)
+    monkeypatch.setattr(os, "sync", lambda: None)
+    real, cache = deploy.library_files, {}
+
+    def cached(mpy_cross, board, requirements):
+        key = (mpy_cross, board, str(requirements))
+        if key not in cache:
+            cache[key] = real(mpy_cross, board, requirements)
+        return dict(cache[key])
+
+    monkeypatch.setattr(deploy, "library_files", cached)
+
+
+@pytest.fixture
+def scratch(tmp_path):
+    """A folder for the hundreds of drives a test makes, in RAM where there is a tmpfs (a
+    disk's journal makes each unlink cost milliseconds)."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        folder = Path(tempfile.mkdtemp(prefix="potager-deploy-", dir=shm))
+        yield folder
+        shutil.rmtree(folder, ignore_errors=True)
+    else:
+        yield tmp_path / "scratch"
+
+
+def fresh_copy(drive: Path, scratch: Path) -> Path:
+    """scratch/drive, holding a copy of drive (and nothing of the last test's copy)."""
+    copy = scratch / "drive"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(drive, copy, symlinks=True)
+    return copy
+
+
+def firmware_view(drive: Path) -> dict[str, bytes]:
+    """What the board imports from the drive: deploy's places, without temporary files."""
+    return {rel: data for rel, data in ours(drive).items() if not rel.endswith(TMP)}
+
+
+def folders(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_dir()}
+
+
+def without_device_libraries(tmp_path: Path, name: str) -> Path:
+    fewer = tmp_path / f"without-{name}.txt"
+    lines = (ROOT / "requirements-device.txt").read_text().splitlines()
+    fewer.write_text("".join(line + "\n" for line in lines if name not in line))
+    return fewer
+
+
+@pytest.fixture
+def old_drive(tmp_path, source, drive) -> Path:
+    """A drive holding an older deploy of `source`: every module different, code.py calling
+    a name only the old app.py has (old and new mixed cannot run), a module and a library the
+    new one drops or adds, a folder fewer, and the user's files, one in potager/."""
+    old = tmp_path / "old-firmware"
+    shutil.copytree(source, old)
+    for path in (old / "potager").rglob("*.py"):
+        path.write_bytes(path.read_bytes() + b"# old\n")
+    (old / "code.py").write_bytes(b"from potager.app import main_old\nmain_old()\n")
+    (old / "potager/app.py").write_bytes(b"def main_old():\n    pass\n")
+    shutil.rmtree(old / "potager/fonts")
+    write_tree(old, {"potager/gone/stale.py": b"STALE = 1\n"})
+    fewer = without_device_libraries(tmp_path, "ticks")
+    assert run(drive, old, "--py", "--requirements", str(fewer)) == 0
+    write_tree(drive, {"potager/mine.txt": b"the user's note\n"})
+    return drive
+
+
+def completed(tmp_path: Path, old: Path, source: Path) -> tuple[dict, set]:
+    """The drive an uninterrupted deploy of `source` makes of `old`: files and folders."""
+    reference = tmp_path / "reference"
+    shutil.copytree(old, reference, symlinks=True)
+    assert run(reference, source, "--py") == 0
+    return tree(reference), folders(reference)
+
+
+def stopped_deploy(mp, drive: Path, source: Path, at: int, how: str, **faults):
+    with mp.context() as m:
+        fault = Faults(m, drive, at, how, **faults)
+        try:
+            code = run(drive, source, "--py")
+        except Killed:
+            code = None
+    return fault, code
+
+
+@pytest.mark.parametrize("how", ["kill", "error"])
+def test_a_deploy_stopped_at_any_change_is_finished_by_the_next_plain_deploy(
+    tmp_path, source, old_drive, monkeypatch, capsys, many_deploys, scratch, how
+):
+    """Killed (or failing) at each of its changes to the drive in turn: meanwhile the board
+    finds the old firmware whole, the placeholder code.py, or the new firmware whole; the next
+    plain deploy leaves exactly what an uninterrupted one would (the user's files as they
+    were, no temporary file, no folder more), and a deploy after that changes nothing."""
+    old_view = firmware_view(old_drive)
+    expected, expected_folders = completed(tmp_path, old_drive, source)
+    new_view = firmware_view(tmp_path / "reference")
+    capsys.readouterr()
+    at = 0
+    while True:
+        d = fresh_copy(old_drive, scratch)
+        before = tree(d)
+        fault, code = stopped_deploy(monkeypatch, d, source, at, how)
+        if fault.hit is None:  # past its last change: it went through
+            assert code == 0 and tree(d) == expected
+            break
+        view = firmware_view(d)
+        assert view in (old_view, new_view) or view["code.py"] == deploy.GUARD_CODE, fault.hit
+        if how == "error":
+            assert code == 3, fault.hit
+            err = refused(capsys, "copy failed: Input/output error")
+            if "the drive is as it was" in err:
+                assert tree(d) == before, fault.hit
+        assert run(d, source, "--py") == 0, fault.hit
+        assert tree(d) == expected, fault.hit
+        assert folders(d) == expected_folders, fault.hit
+        assert run(d, source, "--py") == 0 and tree(d) == expected
+        assert "0 added, 0 updated, 0 removed" in capsys.readouterr().out
+        at += 1
+    assert at > 2 * len(new_view)  # each file written and renamed, the record twice...
+    for rel, data in {**USER, "potager/mine.txt": b"the user's note\n"}.items():
+        assert expected[rel] == data
+
+
+def test_a_dry_run_on_a_drive_a_deploy_left_midway_says_so_and_writes_nothing(
+    source, old_drive, monkeypatch, capsys, many_deploys, scratch
+):
+    for at in range(100):  # the first change after the placeholder went in
+        d = fresh_copy(old_drive, scratch)
+        stopped_deploy(monkeypatch, d, source, at, "kill")
+        if (d / "code.py").read_bytes() == deploy.GUARD_CODE:
+            break
+    before = tree(d)
+    capsys.readouterr()
+    assert run(d, source, "--py", "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert "  finish  the deploy that was stopped midway" in out
+    assert re.search(
+        r"^  clean   \S+\.potager-tmp \(a stopped deploy's temporary file\)$", out, re.M
+    )
+    assert "  update  code.py" in out
+    assert tree(d) == before
+
+
+def test_a_link_named_like_deploys_temporary_files_is_refused(tmp_path, source, drive, capsys):
+    (drive / "code.py.potager-tmp").symlink_to(tmp_path / "nowhere")
+    before = tree(tmp_path)
+    assert run(drive, source, "--py") == 2
+    refused(capsys, "code.py.potager-tmp on the drive is a symbolic link named like deploy's")
+    assert tree(tmp_path) == before
+
+
+def test_a_deploy_killed_twice_is_finished_by_the_third(
+    tmp_path, source, old_drive, monkeypatch, many_deploys, scratch
+):
+    """The mending deploy killed too, at a change of its own: the next one still mends."""
+    expected, _ = completed(tmp_path, old_drive, source)
+    rng = random.Random(33)
+    for first, second in sorted({(rng.randrange(60), rng.randrange(40)) for _ in range(40)}):
+        d = fresh_copy(old_drive, scratch)
+        stopped_deploy(monkeypatch, d, source, first, "kill")
+        fault, _ = stopped_deploy(monkeypatch, d, source, second, "kill")
+        assert run(d, source, "--py") == 0, (first, fault.hit)
+        assert tree(d) == expected, (first, fault.hit)
+
+
+def test_a_deploy_killed_at_any_file_leaves_a_drive_that_boots_and_is_mended(
+    tmp_path, monkeypatch, many_deploys, scratch
+):
+    """The real firmware over an older one whose code.py calls a name the new app.py lacks:
+    killed at each file it writes (half written) and each it renames or removes, the drive
+    boots in the simulator without an error (old firmware, or the placeholder), and after the
+    next plain deploy it is the new firmware, which boots to its first screen."""
+    from host_tools.sim import DEFAULT_FIRMWARE, SimBoard
+
+    old = tmp_path / "old-firmware"
+    shutil.copytree(DEFAULT_FIRMWARE, old, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in (old / "potager").rglob("*.py"):
+        path.write_bytes(path.read_bytes() + b"\n# old\n")
+    code = (old / "code.py").read_text()
+    assert "from potager.app import main " in code
+    (old / "code.py").write_text(code.replace("import main ", "import main_old as main "))
+    with (old / "potager/app.py").open("a") as app:
+        app.write("main_old = main\n")
+    write_tree(old, {"potager/stale_old.py": b"STALE = 1\n"})
+    base = tmp_path / "base"
+    write_tree(base, {"boot_out.txt": BOOT_OUT.encode(), **USER})
+    assert run(base, old, "--py") == 0
+    boots: dict[str, list] = {}
+
+    def boot(d: Path) -> list:
+        """Errors of a boot of the drive in the simulator (one boot per distinct drive)."""
+        key = deploy.sha(repr(sorted(firmware_view(d).items())).encode())
+        if key not in boots:
+            result = SimBoard(d).run_script("wait 4000\n")
+            boots[key] = [c.traceback for c in result.crashes] + result.warnings
+            if firmware_view(d)["code.py"] == (DEFAULT_FIRMWARE / "code.py").read_bytes():
+                assert result.state["screen"] == "LanguageScreen"  # erased NVM: first boot
+        return boots[key]
+
+    expected, _ = completed(tmp_path, base, DEFAULT_FIRMWARE)
+    assert boot(tmp_path / "reference") == []
+    at = 0
+    while True:
+        d = fresh_copy(base, scratch)
+        fault, _ = stopped_deploy(
+            monkeypatch, d, DEFAULT_FIRMWARE, at, "kill", kinds=("write", "replace", "unlink")
+        )
+        if fault.hit is None:
+            break
+        assert boot(d) == [], fault.hit
+        assert run(d, DEFAULT_FIRMWARE, "--py") == 0, fault.hit
+        assert tree(d) == expected, fault.hit
+        at += 1
+    changed = len(firmware_view(tmp_path / "reference").items() - firmware_view(base).items())
+    assert at > 2 * changed  # each file written, then renamed
+    assert len(boots) > changed  # the drive as each rename left it
+
+
+def test_the_drive_an_older_deploy_leaves_when_killed_mid_copy_does_not_boot(old_drive, source):
+    """Why the placeholder: old code.py beside a new app.py is what a copy in place left."""
+    from host_tools.sim import SimBoard
+
+    (old_drive / "potager/app.py").write_bytes((source / "potager/app.py").read_bytes())
+    [crash] = SimBoard(old_drive).run_script("wait 1000\n").crashes
+    assert "main_old" in crash.traceback
+
+
+def test_a_record_cut_short_by_an_older_deploy_does_not_lock_deploy_out(
+    tmp_path, source, drive, capsys, many_deploys
+):
+    """Deploys before the transaction wrote the record in place: a kill left a prefix of it.
+    Cut at every length, its complete entries are kept, the next deploy goes through, and a
+    firmware change is refused only for a file whose entry was lost, saying why."""
+    assert run(drive, source, "--py") == 0
+    files = json.loads((drive / deploy.MANIFEST).read_bytes())["files"]
+    files["potager/core/keys.py"] = None  # an older deploy's mark: it was writing that file
+    legacy = (json.dumps({"files": files, "format": 1}, indent=0, sort_keys=True) + "\n").encode()
+    (source / "potager/app.py").write_bytes(b"def main():\n    return 2\n")
+    for cut in [*range(0, len(legacy), 7), len(legacy) - 1]:
+        d = tmp_path / f"cut-{cut}"
+        shutil.copytree(drive, d, symlinks=True)
+        (d / deploy.MANIFEST).write_bytes(legacy[:cut] + b"\0" * (cut % 3))
+        capsys.readouterr()
+        code = run(d, source, "--py")
+        out, err = capsys.readouterr()
+        if code == 2:
+            assert "potager/app.py" in err and "cut short" in err and "--replace" in err, err
+            assert len(err.strip().splitlines()) == 1
+            assert b'"potager/app.py"' not in legacy[:cut].rsplit(b"\n", 1)[0]
+            assert run(d, source, "--py", "--replace") == 0
+        else:
+            assert code == 0, err
+            assert (f"mend    {deploy.MANIFEST}" in out) == (cut < len(legacy) - 1 or cut % 3 > 0)
+        assert (d / "potager/app.py").read_bytes() == (source / "potager/app.py").read_bytes()
+        assert json.loads((d / deploy.MANIFEST).read_bytes())["files"].keys() == EXPECTED
+        for rel, data in USER.items():
+            assert (d / rel).read_bytes() == data
+
+
+def test_the_space_check_counts_clusters_not_bytes(source, drive, capsys, monkeypatch):
+    """Ten small files take ten clusters: 4 KiB clusters and twice the bytes free do not fit."""
+    assert run(drive, source, "--py", "--dry-run") == 0
+    need = int(re.search(r"([\d,]+) bytes to write", capsys.readouterr().out)[1].replace(",", ""))
+    fake_free_space(monkeypatch, 2 * need, cluster=4096)
+    before = tree(drive)
+    assert run(drive, source, "--py") == 2
+    refused(capsys, "not enough space", "clusters of 4096 B")
+    assert tree(drive) == before
+    fake_free_space(monkeypatch, 80 * 512, cluster=512)  # fits in 512-byte clusters
+    assert run(drive, source, "--py") == 0
+
+
+def test_without_statvfs_the_cluster_is_512_bytes_or_the_one_given(
+    source, drive, capsys, monkeypatch
+):
+    fake_free_space(monkeypatch, 80 * 512, cluster=512)
+    monkeypatch.delattr(os, "statvfs")
+    before = tree(drive)
+    assert run(drive, source, "--py", "--cluster-size", "4096") == 2
+    refused(capsys, "not enough space", "clusters of 4096 B")
+    assert tree(drive) == before
+    assert run(drive, source, "--py", "--cluster-size", "1000") == 2
+    assert "power of two" in capsys.readouterr().err
+    assert run(drive, source, "--py") == 0
+
+
+class Quota:
+    """The drive as a FAT volume of `capacity` clusters: a write past it fails with ENOSPC
+    (landing nothing: CircuitPython's drive is small enough that one write is one file);
+    statvfs says what is free, plus `optimism` clusters (a stale free count)."""
+
+    def __init__(self, mp, drive: Path, spare: int, cluster: int = 512, optimism: int = 0):
+        self.drive, self.cluster = drive, cluster
+        self.capacity = capacity = self.used() + spare
+        real_open, real_write, real_mkdir = os.open, os.write, os.mkdir
+        root = str(drive.resolve()) + os.sep
+        fds: set[int] = set()
+
+        def open_(path, flags, *args, **kwargs):
+            fd = real_open(path, flags, *args, **kwargs)
+            if flags & (os.O_WRONLY | os.O_RDWR) and str(path).startswith(root):
+                fds.add(fd)
+            return fd
+
+        def write(fd, data):
+            if fd in fds:
+                size = os.fstat(fd).st_size
+                grows = self.clusters(size + len(data)) - self.clusters(size)
+                if self.used() + grows > self.capacity:
+                    raise OSError(errno.ENOSPC, "No space left on device")
+            return real_write(fd, data)
+
+        def mkdir(path, *args, **kwargs):
+            if str(path).startswith(root) and self.used() + 1 > self.capacity:
+                raise OSError(errno.ENOSPC, "No space left on device", str(path))
+            return real_mkdir(path, *args, **kwargs)
+
+        def free() -> int:
+            return max(0, self.capacity - self.used()) + optimism
+
+        mp.setattr(os, "open", open_)
+        mp.setattr(os, "write", write)
+        mp.setattr(os, "mkdir", mkdir)
+        mp.setattr(os, "statvfs", lambda _p: os.statvfs_result(
+            (cluster, cluster, capacity, free(), free(), 0, 0, 0, 0, 255)))  # fmt: skip
+        mp.setattr(shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(
+            capacity * cluster, 0, free() * cluster))  # fmt: skip
+
+    def clusters(self, size: int) -> int:
+        return -(-size // self.cluster)
+
+    def used(self) -> int:
+        paths = list(self.drive.rglob("*"))
+        files = sum(self.clusters(p.lstat().st_size) for p in paths if p.is_file())
+        return files + sum(1 for p in paths if p.is_dir())
+
+
+@pytest.mark.parametrize("optimism", [0, 1000])
+def test_a_drive_too_full_is_left_as_it_was_or_completely_updated(
+    tmp_path, source, old_drive, monkeypatch, capsys, many_deploys, scratch, optimism
+):
+    """From no cluster spare to enough, with statvfs right (refused before writing) and with
+    it promising 1000 clusters more than there are (the copy fails and is undone)."""
+    # small files: each takes a whole cluster, which counting bytes misses
+    write_tree(source, {f"potager/extra/m{i}.py": b"X = %d\n" % i for i in range(20)})
+    expected, _ = completed(tmp_path, old_drive, source)
+    before = tree(old_drive)
+    for spare in range(400):
+        d = fresh_copy(old_drive, scratch)
+        capsys.readouterr()
+        with monkeypatch.context() as m:
+            Quota(m, d, spare, optimism=optimism)
+            code = run(d, source, "--py")
+        err = capsys.readouterr().err
+        if code == 0:
+            assert tree(d) == expected, spare
+            break
+        assert tree(d) == before, (spare, err)
+        if optimism:
+            assert code == 3, spare
+            one_line(err, "copy failed: No space left on device", "the drive is as it was")
+        else:
+            assert code == 2 and "not enough space" in err, (spare, err)
+    assert 10 < spare < 399  # refused or undone many times over, then it fits
+
+
+# ----------------------------------------------------------------- the board's CircuitPython
+
+
+@pytest.mark.parametrize("form", ["py", "mpy"])
+def test_circuitpython_11_is_refused_with_py_too(tmp_path, source, drive, capsys, form):
+    (drive / "boot_out.txt").write_text(BOOT_OUT.replace("9.2.1", "11.0.0"))
+    mpy = fake_mpy_cross(tmp_path, version=CP_VERSION.replace("9.2.1", "11.0.0"))
+    before = tree(drive)
+    assert run(drive, source, *(["--py"] if form == "py" else ["--mpy-cross", str(mpy)])) == 2
+    refused(capsys, "the drive runs Adafruit CircuitPython 11.0.0", "needs CircuitPython 9.x")
+    assert tree(drive) == before
+
+
+GARBLED = {
+    "escapes": b"\x1b[2J\x1b]0;pwned\x07Adafruit CircuitPython 9.2.1\x1b[0m\nBoard ID:x\n",
+    "zeros": b"\0" * 512,
+    "not_utf8": b"Adafruit Circuit\xff\xfePython 9.2.1 on\nBoard ID:raspberry_pi_pico\n",
+    "empty": b"",
+    "no_version": b"Adafruit CircuitPy\n",
+    "board_id": BOOT_OUT.replace("raspberry_pi_pico", "rasp\x08\x08berry").encode(),
+    "random": bytes(random.Random(7).randrange(256) for _ in range(300)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(GARBLED))
+def test_a_garbled_boot_out_is_one_printable_line(tmp_path, source, drive, capsys, kind):
+    (drive / "boot_out.txt").write_bytes(GARBLED[kind])
+    before = tree(drive)
+    assert run(drive, source, "--py") == 2
+    err = refused(capsys, "boot_out.txt on the drive", "reset the board")
+    assert err.endswith("\n") and err[:-1].isprintable(), repr(err)
+    assert tree(drive) == before
+
+
+def test_boot_py_output_in_boot_out_is_not_garbling(source, drive, capsys):
+    """What the user's boot.py printed follows the header: not deploy's to judge."""
+    (drive / "boot_out.txt").write_text(BOOT_OUT + "boot.py output:\n\x1b[1mhello\x07\n")
+    assert run(drive, source, "--py") == 0
+    assert capsys.readouterr().out.isascii()
 
 
 ODD = ("file", "dir", "link_out", "link_in", "dangling", "fifo", "unreadable", "readonly")
