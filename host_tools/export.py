@@ -625,7 +625,7 @@ def load_nvm(path: Path, warn: Warn) -> History:
             hist = hist[drop:] if isinstance(drop, int) and drop >= 0 else hist
             added = meta.get("games", [])
             hist += added if isinstance(added, list) else []
-    if not store.blank:
+    if store.tail:
         warn(
             "--nvm %s: the newest record is damaged (a write cut by a power loss?): "
             "read the ones before it" % path

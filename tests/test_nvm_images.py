@@ -125,13 +125,74 @@ def test_a_record_torn_at_any_byte_leaves_the_previous_one(kind):
     after = bytes(board.nvm)
     end = store.end
     assert after[:start] == before[:start] and end > start  # appended, nothing rewritten
-    for cut in range(end - start):
+    for cut in range(start % 256, start % 256 + end - start):  # from the page's first byte
         torn = bytearray(before)
         erased, _, _ = flash_write(torn, start, after[start:end], cut_after=cut)
         assert not erased
         resumed = PureBoard(torn)
         assert resumed.app.engine.state == good, cut
         assert resumed.app.message is None, cut  # the previous save: nothing to say
+
+
+def torn_save(board):
+    """The board's next save (a key, then quiet), torn halfway through its record; returns the
+    image before that save and the torn one."""
+    before, start = bytes(board.nvm), board.app.store.end
+    board.script("press RIGHT\nwait 3000")
+    end = board.app.store.end
+    torn = bytearray(before)
+    half = start % 256 + (end - start) // 2  # programming starts at the page's first byte
+    erased, _, _ = flash_write(torn, start, bytes(board.nvm)[start:end], half)
+    assert not erased
+    return before, torn
+
+
+def test_after_a_torn_record_the_next_save_goes_after_it_without_an_erase():
+    board = PureBoard()
+    board.script(SETUP + "press RIGHT\nwait 3000")  # P1 = 1, saved
+    _, torn = torn_save(board)  # P1 = 2, torn
+    flash = Flash(torn)
+    resumed = PureBoard(flash)
+    assert resumed.app.engine.state["sc"] == [1, 0, 0, 0] and resumed.app.message is None
+    resumed.script("press RIGHT\npress RIGHT\nwait 3000")
+    assert flash.writes == 1 and flash.erases == 0  # appended after the torn bytes
+    again = PureBoard(bytearray(flash.data))
+    assert again.app.engine.state["sc"] == [3, 0, 0, 0]
+    assert again.app.store.tail == 0  # nothing stepped over after the newest record
+
+
+@pytest.mark.parametrize("second", ["inside", "at every byte"])
+def test_two_cuts_in_a_row_lose_only_the_last_save_each(second):
+    """A torn save, a boot, and the first save after it torn too: the game is back as the save
+    before each cut left it. (That first save used to erase the sector: a cut there lost all.)"""
+    board = PureBoard()
+    board.script(SETUP + "press RIGHT\nwait 3000")
+    _, torn = torn_save(board)
+    resumed = PureBoard(bytearray(torn))
+    good = clone(resumed.app.engine.state)  # P1 = 1: the save before the cut
+    before, start = bytes(resumed.nvm), resumed.app.store.end
+    resumed.script("press TURN\nwait 3000")  # the first save after the boot, to tear
+    after, end = bytes(resumed.nvm), resumed.app.store.end
+    assert after[:start] == before[:start] and end > start  # appended: no erase
+    page = start % 256  # programming starts at the page's first byte
+    cuts = [page + (end - start) // 2] if second == "inside" else range(page, page + end - start)
+    for cut in cuts:
+        image = bytearray(before)
+        flash_write(image, start, after[start:end], cut_after=cut)
+        back = PureBoard(image)
+        assert back.app.engine is not None, cut
+        assert back.app.engine.state == good, cut
+        assert back.app.message is None, cut
+
+
+def test_a_first_record_torn_after_its_magic_reads_as_torn_not_as_a_newer_firmware():
+    board = PureBoard()
+    board.script("press DOWN\npress OK\nwait 3000")  # English: the first save
+    for cut in (1, 2):
+        image = bytearray(b"\xff" * 4096)
+        image[:cut] = board.nvm[:cut]
+        store = persist.Store(image)
+        assert store.load() == persist.TORN, cut
 
 
 def test_a_torn_record_whose_crc_still_matches_falls_back_to_the_one_before():

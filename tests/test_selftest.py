@@ -58,3 +58,13 @@ def test_wipe_erases_game_history_and_settings_after_asking():
     assert result.state["mode"] is None and result.state["screen"] == "HomeScreen"
     result = board.run_script("wait 1500\n")
     assert result.frames[-1]["screen"][0].startswith("Langue / Language")  # as new
+
+
+def test_after_the_self_test_the_next_save_appends_without_an_erase():
+    """The NVM check programs a pattern after the journal: the next record goes after it."""
+    board = safe_menu()
+    board.run_script(SAFE + "press DOWN\npress DOWN\npress OK\nwait 4000\nhold BACK 800\n")
+    result = board.run_script("wait 3000\npress RIGHT\nwait 3000\n")
+    assert [w.erased for w in result.nvm_writes] == [False]
+    result = board.run_script("wait 1500\n")
+    assert result.state["state"]["sc"][0] == 2

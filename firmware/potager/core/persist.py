@@ -2,8 +2,9 @@
 
 On the RP2040 a write over erased bytes (all 0xFF) only programs pages; any other write erases
 the whole 4 KiB sector first. So a save appends one record after the last; a power cut tears
-only that record and the one before stands. When the sector is full, one write erases it and
-puts the game back as the first record (a snapshot): the one moment a cut loses the save.
+only that record and the one before stands; the next record goes after the torn bytes (the
+load steps over them). When the sector is full, and only then, one write erases it and puts the
+game back as the first record (a snapshot): the one moment a cut loses the save.
 
 Record (little-endian): b"PG", format (u8), kind (u8: 0 a snapshot, 1 a delta), sequence (u32),
 payload length (u16), CRC-16 of the header's first 10 bytes and the payload (u16), payload.
@@ -74,6 +75,7 @@ class Store:
         self.seq = 0
         self.end = 0  # where the next record goes
         self.blank = True  # every byte from `end` on is erased
+        self.tail = 0  # bytes of a torn record the last load stepped over, after the newest
         self.records = []  # (kind, payload start, length) of the valid records, in order
         self.writes = 0
 

@@ -1,5 +1,9 @@
 """Reading the journal at boot (potager.core.persist.Store.load), in a module of its own so
-that its code leaves RAM once read."""
+that its code leaves RAM once read.
+
+A record that does not check (torn by a power cut, or a self-test's pattern) is stepped over:
+the next record was written after its last programmed byte, so the scan looks for the next
+magic. The sector is then erased only when it is full, never because a save was torn."""
 
 import struct
 
@@ -15,32 +19,48 @@ def load(self):
         return persist.BLANK
     nvm, pos, size = self.nvm, 0, self.size
     status = None
-    while pos + persist.HEADER_SIZE <= size and bytes(nvm[pos : pos + 2]) == persist.MAGIC:
-        _, version, kind, seq, length, crc = struct.unpack(persist._HEADER, nvm[pos : pos + 12])
-        if version != persist.FORMAT:
-            status = persist.OLD_FORMAT if version < persist.FORMAT else persist.NEWER_FORMAT
+    while pos + persist.HEADER_SIZE <= size:
+        if bytes(nvm[pos : pos + 2]) == persist.MAGIC:
+            _, version, kind, seq, length, crc = struct.unpack(persist._HEADER, nvm[pos : pos + 12])
+            if pos == 0 and version != persist.FORMAT and version != 0xFF:  # 0xFF: torn there
+                status = persist.OLD_FORMAT if version < persist.FORMAT else persist.NEWER_FORMAT
+                break
+            start = pos + persist.HEADER_SIZE
+            if (
+                version == persist.FORMAT
+                and length <= size - start
+                and kind <= 1
+                and not (self.records and seq != self.seq + 1)
+                and crc16(nvm[start : start + length], crc16(nvm[pos : pos + 10])) == crc
+            ):
+                if kind == 0 or self.records:  # a chain starts with a snapshot
+                    self.records.append((kind, start, length))
+                self.seq = seq
+                pos = self.end = start + length
+                continue
+        found = bytes(nvm[pos + 1 : size]).find(persist.MAGIC)  # the next record, if any
+        if found < 0:
             break
-        start = pos + persist.HEADER_SIZE
-        if length > size - start or kind > 1 or (self.records and seq != self.seq + 1):
+        pos += 1 + found
+    if status is not None:
+        self.blank = False  # another firmware's save: the next save starts the sector afresh
+        return status
+    # the next record goes after the last programmed byte: over erased bytes, no erase
+    top = size
+    while top > self.end:
+        chunk = bytes(nvm[max(self.end, top - 256) : top])
+        kept = len(chunk.rstrip(b"\xff"))
+        top -= len(chunk) - kept
+        if kept:
             break
-        if crc16(nvm[start : start + length], crc16(nvm[pos : pos + 10])) != crc:
-            break
-        if kind == 0 or self.records:  # a chain starts with a snapshot
-            self.records.append((kind, start, length))
-        self.seq = seq
-        pos = start + length
-    self.end = pos
+    self.tail = top - self.end  # bytes stepped over after the newest record (a torn save)
+    self.end = top
     self.blank = True
-    while pos < size and self.blank:
-        self.blank = nvm[pos : pos + 256] == b"\xff" * len(nvm[pos : pos + 256])
-        pos += 256
-    pos = self.end
     if self.records:
         return persist.OK
-    if status is not None and pos == 0:
-        return status
-    if self.blank and pos == 0:
+    if top == 0:
         return persist.BLANK
-    if pos == 0 and bytes(nvm[0:3]) == persist.MAGIC + bytes([persist.FORMAT]):
-        return persist.TORN
+    head = bytes(nvm[0:3]).rstrip(b"\xff")
+    if head and (persist.MAGIC + bytes([persist.FORMAT])).startswith(head):
+        return persist.TORN  # our first record, cut before it was complete
     return persist.CORRUPT

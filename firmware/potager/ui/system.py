@@ -46,7 +46,7 @@ def wipe(app):
 
 def check_nvm(store):
     """Program a pattern into erased bytes after the journal and read it back (no erase: the
-    saves stay; the next save starts the sector afresh). A full journal is only read."""
+    saves stay, and the next record goes after the pattern). A full journal is only read."""
     if store.nvm is None:
         return False
     pattern = bytes(range(0x50, 0x60))
@@ -54,7 +54,7 @@ def check_nvm(store):
         return len(store.nvm[0:16]) == 16
     start = store.end
     store.nvm[start : start + len(pattern)] = pattern
-    store.blank = False
+    store.end = start + len(pattern)  # stepped over at the next boot, as a torn record is
     return bytes(store.nvm[start : start + len(pattern)]) == pattern
 
 
