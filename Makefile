@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: venv pico-deps sim test pytest lint typecheck format bench fuzz model screenshots clean
+.PHONY: venv pico-deps sim test pytest lint typecheck format bench fuzz cuts cuts-pico model screenshots clean
 
 venv: $(STAMP)
 
@@ -52,6 +52,21 @@ bench: venv pico-deps
 # saves with nonsense under valid CRCs, at length (make test runs a short fixed-seed round)
 fuzz: venv
 	$(PY) -m host_tools.savefuzz --count 20000 --seed 1
+
+# power cuts in pairs over each mode's whole game, in the simulator: a cut inside every save,
+# then inside each of the first CUTS_SECOND saves after the boot (make test runs a bounded set)
+CUTS_SECOND ?= 3
+CUTS_GAMES ?= tests/fullgames/free-6p-tie.txt tests/fullgames/diced_tomatoes-3p.txt \
+	tests/fullgames/horticolor-3p.txt tests/fullgames/arboretum-3p.txt \
+	tests/fullgames/hortis-live.txt
+cuts: venv
+	$(PY) -m host_tools cuts --second $(CUTS_SECOND) $(CUTS_GAMES)
+
+# the same matrix on the real CircuitPython in the emulated Pico: hours (CUTS_FIRSTS=2 for the
+# first two saves and those around the compaction only)
+cuts-pico: venv pico-deps
+	$(PY) -m host_tools cuts --board pico --second $(CUTS_SECOND) \
+		$(if $(CUTS_FIRSTS),--firsts $(CUTS_FIRSTS)) $(CUTS_GAMES)
 
 # the table services against their reference model, a longer random search than `make test`
 # (MODEL_SEQUENCES, MODEL_STEPS): prints the sequences and steps tried and the disagreements

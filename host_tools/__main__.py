@@ -15,6 +15,7 @@ COMMANDS = {
     "deploy": "copy the firmware to a CIRCUITPY drive",
     "export": "finished games from USB serial or an NVM image: CSV, JSON, PNG, BG Stats",
     "bench": "measure the budgets (display traffic, heap, flash wear)",
+    "cuts": "power cuts in pairs over whole games: each boot resumes the last save",
 }
 
 

@@ -18,7 +18,8 @@ Python API (for tests)::
     result.frames       # [{"t_ms", "screen", "leds", "i2c_bytes"}], one per visible change
     result.state        # potager.app.current.snapshot() at the end (None if not running)
     result.nvm          # the 4096-byte NVM image at the end (b"\\xff" * 4096 when new)
-    result.nvm_writes   # [NvmWrite(t_ms, start, length, torn, erased, pages, landed)], one a write
+    result.nvm_writes   # [NvmWrite(t_ms, start, length, torn, erased, pages, landed, free,
+                        #  record)], one a write
     result.crashes      # [Crash(t_ms, caught, traceback)]: exceptions, watchdog resets
     result.warnings     # e.g. a key pressed before the firmware had its keypad.Keys
     result.pixels, result.leds, result.end_ms

@@ -48,6 +48,8 @@ class NvmWrite:
     erased: bool = False  # the write erased the sector
     pages: int = 0  # 256-byte pages programmed (completely or not)
     landed: int = 0  # bytes programmed before the end (or the cut)
+    free: int = 0  # erased bytes after the sector's last programmed one, before this write
+    record: int = 0  # the bytes it writes up to its last one that is not 0xFF
 
 
 def flash_write(
@@ -388,9 +390,13 @@ class Machine:
         if cut_after is None and cut_us is not None:
             done_us = cut_us - self.now_us - (ERASE_US if erased else 0)
             cut_after = max(0, done_us) * FLASH_PAGE // PAGE_PROGRAM_US
+        free = len(self.nvm) - len(bytes(self.nvm).rstrip(b"\xff"))
         erased, pages, landed = flash_write(self.nvm, start, data, cut_after)
         torn = cut_after is not None
-        self.nvm_writes.append(NvmWrite(self.now_ms, start, len(data), torn, erased, pages, landed))
+        record = len(data.rstrip(b"\xff"))
+        self.nvm_writes.append(
+            NvmWrite(self.now_ms, start, len(data), torn, erased, pages, landed, free, record)
+        )
         if torn:
             self.tear_after = None
             if cut_us is not None:
