@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent / "mpy"))
 from pureboard import PureBoard
 
 from host_tools.sim.machine import Flash, flash_write
-from potager.core import persist, registry, table
+from potager.core import crc, persist, registry, table
 from potager.core.engine import clone
 from potager.core.games import free
 from potager.restore_check import fits
@@ -459,3 +459,20 @@ def test_the_texts_of_the_save_checks_exist_in_both_languages_and_fit_a_row():
         for code in ("en", "fr"):
             text = lang.load(code).get(key)
             assert text and len(text.replace("#", "99")) <= 21, key
+
+
+def test_a_sector_full_of_stray_magics_is_scanned_with_bounded_work():
+    """Headers that parse, each with a 256-byte payload to check and none with a valid CRC:
+    the scan gives up after a few dozen instead of checking all 341 (a boot never drags)."""
+    header = b"PG\x02\x00" + b"\x01\x00\x00\x00" + b"\x00\x01" + b"\x00\x00"
+    nvm = bytearray((header * (4096 // len(header) + 1))[:4096])
+    store = persist.Store(nvm)
+    calls = []
+    real = crc.crc16  # the scan module is imported afresh by each load, and takes this one
+    crc.crc16 = lambda data, start=0xFFFF: calls.append(len(data)) or real(data, start)
+    try:
+        assert store.load() == persist.TORN
+    finally:
+        crc.crc16 = real
+    assert len(calls) <= 2 * 40
+    boots(nvm)

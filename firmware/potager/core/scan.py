@@ -19,7 +19,8 @@ def load(self):
         return persist.BLANK
     nvm, pos, size = self.nvm, 0, self.size
     status = None
-    while pos + persist.HEADER_SIZE <= size:
+    skips = 32  # a torn record holds a stray magic or two; garbage full of them ends the scan
+    while pos + persist.HEADER_SIZE <= size and skips:
         if bytes(nvm[pos : pos + 2]) == persist.MAGIC:
             _, version, kind, seq, length, crc = struct.unpack(persist._HEADER, nvm[pos : pos + 12])
             if pos == 0 and version != persist.FORMAT and version != 0xFF:  # 0xFF: torn there
@@ -42,6 +43,7 @@ def load(self):
         if found < 0:
             break
         pos += 1 + found
+        skips -= 1
     if status is not None:
         self.blank = False  # another firmware's save: the next save starts the sector afresh
         return status
@@ -55,7 +57,7 @@ def load(self):
             break
     self.tail = top - self.end  # bytes stepped over after the newest record (a torn save)
     self.end = top
-    self.blank = True
+    self.blank = skips > 0  # else a record past the scan's reach: the next save starts afresh
     if self.records:
         return persist.OK
     if top == 0:
