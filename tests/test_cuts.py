@@ -37,9 +37,9 @@ def test_the_matrix_finds_a_sector_erased_before_it_is_full(tmp_path):
     shutil.copytree(DEFAULT_FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
     scan = firmware / "potager" / "core" / "scan.py"
     text = scan.read_text()
-    rule = "    self.blank = True\n    if self.records:"
+    rule = "    self.blank = skips > 0"
     assert rule in text
-    scan.write_text(text.replace(rule, "    self.blank = self.tail == 0\n    if self.records:"))
+    scan.write_text(text.replace(rule, "    self.blank = skips > 0 and self.tail == 0"))
     report = matrix("diced_tomatoes-3p", cuts.sim_runner(firmware), firsts=1)
     assert any("erased with" in loss for loss in report.losses)
 

@@ -17,6 +17,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,19 +111,26 @@ def stop_all() -> None:
         node.kill()
 
 
+_tools_lock = threading.Lock()  # runs start from several threads (tests/test_pico.py)
+
+
 def _tools() -> Path:
     """Copies of the kit's binaries with their run bit (the kit may be read-only, no +x)."""
     global _tool_dir
-    if _tool_dir is None:
-        _tool_dir = Path(tempfile.mkdtemp(prefix="potager-pico-tools-"))
-    return _tool_dir
+    with _tools_lock:
+        if _tool_dir is None:
+            _tool_dir = Path(tempfile.mkdtemp(prefix="potager-pico-tools-"))
+        return _tool_dir
 
 
 def mpy_cross(version: str) -> Path:
     target = _tools() / f"mpy-cross-{version}"
-    if not target.exists():
-        shutil.copyfile(KIT / f"mpy-cross-{version}-static", target)
-        target.chmod(target.stat().st_mode | stat.S_IXUSR)
+    with _tools_lock:  # another thread must never run a copy still being written
+        if not target.exists():
+            partial = target.with_suffix(".partial")
+            shutil.copyfile(KIT / f"mpy-cross-{version}-static", partial)
+            partial.chmod(partial.stat().st_mode | stat.S_IXUSR)
+            partial.replace(target)
     return target
 
 
