@@ -1,7 +1,8 @@
 """``python -m host_tools cuts SCRIPT...``: power cuts in pairs over whole games.
 
-Each game is played as a table plays it (a pause after each turn, so each turn is saved), twice
-in a row on one device, so that the second game fills the 4 KiB journal and compacts it. Then:
+Each game is played at a table's slowest pace (a pause after each key, so each key is saved on
+its own) as a device's second game: another mode's whole game comes first (PREVIOUS), so that
+the game under test fills the 4 KiB journal and compacts it. Then:
 
 1. the power is cut inside each NVM write of the games (inside the record's programming; for a
    write that erases, inside the erase and inside the snapshot's programming), the board boots,
