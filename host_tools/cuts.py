@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from host_tools.sim.machine import ERASE_US, FLASH_PAGE, NVM_SIZE, PAGE_PROGRAM_US
-from host_tools.sim.script import Command, parse_script
+from host_tools.sim.script import RELEASE_MS, Command, parse_script
 
 PACE_MS = 2100  # after each key: quiet for 1 s and 2 s since the last save, so it is saved
 OFF_MS = 500  # the power stays off this long after a cut
@@ -38,8 +38,6 @@ SNAPSHOT_CUT = 64  # bytes into a compaction's programming: inside any snapshot
 
 
 def duration_us(command: Command) -> int:
-    from host_tools.sim.script import RELEASE_MS
-
     if command.name == "hold":
         return (command.number + RELEASE_MS) * 1000
     return command.number * 1000 if command.name == "wait" else 0
