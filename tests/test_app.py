@@ -433,11 +433,11 @@ def test_diced_tomatoes_harvest_form_stays_when_only_garbage_fills_the_heap(monk
     monkeypatch.setattr(gc, "mem_free", lambda: free[0], raising=False)
     monkeypatch.setattr(gc, "collect", collect)
     board = PureBoard()
-    board.script("press DOWN\npress OK\npress DOWN\npress OK\npress OK\nwait 200")  # DT, 3p
+    board.script("press DOWN\npress OK\npress DOWN\npress OK\npress OK\nwait 200")  # DT, 4p
     kept = sys.modules["potager.ui.diced_tomatoes_harvest"]
     free[0] = registry.ROOMY - 1  # garbage since the last collection
     board.script("press RIGHT\npress OK\nwait 200")
-    assert board.rows()[4].startswith("♥P1 slot 1 = 1")  # the harvest entered
+    assert board.rows()[0].startswith("♥P1 slot 1 = 1")  # the harvest entered (P4 below)
     assert sys.modules.get("potager.ui.diced_tomatoes_harvest") is kept
 
 

@@ -51,8 +51,9 @@ def test_every_bad_line_is_reported_by_number_and_skipped(tmp_path):
 
 
 def test_too_many_names_and_a_missing_file(tmp_path):
-    names, problems = read(tmp_path, "\n".join("P" + str(i) for i in range(14)).encode())
-    assert len(names) == 12 and problems == [[13, 4], [14, 4]]
+    names, problems = read(tmp_path, "\n".join("N" + str(i) for i in range(14)).encode())
+    # the names past the 12 kept: one problem, [first line, 4, how many] ("12 kept, 2 extra")
+    assert len(names) == 12 and problems == [[13, 4, 2]]
     assert roster.read(str(tmp_path / "none.txt")) == ([], [])
 
 

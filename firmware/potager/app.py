@@ -84,7 +84,15 @@ class App:
         self.fetch = -1  # after a drawing: the next of the screen's upcoming modules to load
         self.absent = []  # the upcoming modules that failed to import: not tried again
         self.last_input = now
+        # Keys pressed while a resumed game was coming back were typed blind: dropped (their
+        # releases too: `early`, a bit a key) and said on its first frame. `blind`: True until
+        # that frame is drawn, then the time of its step (keys stamped before it, read in the
+        # next step, were typed before it), None after that step.
+        self.blind = None
+        self.early = 0
         self.boot(now)
+        if self.engine is not None:
+            self.blind = True
 
     # ----------------------------------------------------------------- start-up
     def boot(self, now):
@@ -130,6 +138,8 @@ class App:
         seconds = ticks_diff(now, hx[5]) // 1000
         if seconds > 0:
             hx[2] += seconds
+            if self.clock.paused and self.engine is not None:
+                hx[4] += seconds  # a paused table is not playing: not in the game's duration
             hx[5] = (hx[5] + seconds * 1000) % 0x20000000  # ticks wrap at 2**29
         # Stored times never age past 2**27 ms (37 h), so every tick difference stays valid
         # after days of uptime (ticks_diff holds within 2**28 ms, 74.6 h).
@@ -167,6 +177,20 @@ class App:
             ):
                 self.swallow = key
                 self.push(registry.load("potager.ui.system").SafeScreen())
+            elif (
+                event.pressed
+                and self.blind is not None
+                and (self.blind is True or ticks_diff(ms, self.blind) < 0)
+            ):
+                self.early |= 1 << key  # typed blind: dropped, and its release with it
+                if self.message is None:  # (a message of the boot's says more)
+                    self.say("r.keys_early")
+                event = self.buttons.poll()
+                continue
+            elif not event.pressed and self.early >> key & 1:
+                self.early &= ~(1 << key)
+                event = self.buttons.poll()
+                continue
             if getattr(self.screen(), "RAW_KEYS", False):
                 self.screen().raw_key(self, key, event.pressed)
             kind = self.gestures.feed(key, event.pressed, ms)
@@ -177,6 +201,8 @@ class App:
             event = self.buttons.poll()
         if self.boot_at is not None and ticks_diff(now, self.boot_at) >= BOOT_KEY_MS:
             self.boot_at = None  # the queue up to now is read: the window is over for good
+        if self.blind is not True:
+            self.blind = None  # the keys typed before the first frame are all read
         if self.engine is not None and self.engine.revision != self.seen_revision:
             self.changed()
         self.screen().tick(self, now)
@@ -185,6 +211,8 @@ class App:
         drawing = self.dirty and self.power.state != ASLEEP
         if drawing:
             self.draw()
+            if self.blind is True:
+                self.blind = now  # the resumed game's first frame is out (see __init__)
         if self.saving.due(now, self.last_input) and not self.saving.write(self, now):
             self.say("r.save_failed", error=True)
         if self.fetch >= 0 and not drawing and True not in self.gestures.is_down:
@@ -284,7 +312,8 @@ class App:
         if self.message is not None:
             # on the bottom row, unless it holds the cursor or a player (4 players): the top
             row = rows[view.ROWS - 1]
-            rows[0 if row[:1] == view.CURSOR or row[2:3] == "P" else view.ROWS - 1] = view.fit(
+            player = row[1:2] != "" and row[1:2] in view.SYMBOLS  # (named or not)
+            rows[0 if row[:1] == view.CURSOR or player else view.ROWS - 1] = view.fit(
                 self.message, view.COLS
             )
         self.screen_rows = rows
@@ -442,6 +471,7 @@ class App:
         self.engine = self.mode = self.shown = None
         self.saving.engine = 0  # not None: the save must record the end; and the game's RAM goes
         self.mark_unsaved()
+        self.saving.urgent = True  # discarded or filed: at once, a cut cannot bring it back
         self.reset_to(screen)
         if mode is not None:
             registry.unload(mode)  # its modules' RAM goes back to the next game

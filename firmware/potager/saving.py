@@ -29,6 +29,7 @@ class Saving:
         self.dirty = True  # what the journal holds is unknown: the next record is a snapshot
         self.settings = self.since = 0
         self.view = None  # the game screen's selection the journal holds (GameScreen.selection)
+        self.urgent = False  # a confirmed discard, end or wipe: written at the next step
 
     def mark(self, now):
         if not self.unsaved:
@@ -38,6 +39,8 @@ class Saving:
     def due(self, now, last_input):
         if not self.unsaved or self.store.nvm is None:
             return False
+        if self.urgent:  # rare (once a game): the flash wear of the gap is not worth a loss
+            return True
         if self.store.writes and ticks_diff(now, self.last_write) < MIN_GAP_MS:
             return False
         quiet = ticks_diff(now, last_input) >= QUIET_MS
@@ -96,7 +99,7 @@ class Saving:
 
     def write(self, app, now):
         """One record; False when it could not be written."""
-        self.unsaved = False
+        self.unsaved = self.urgent = False
         self.last_write = now
         store = self.store
         found = self.delta(app, now)

@@ -7,6 +7,7 @@
 
 from potager.core.compat import const
 from potager.core.gestures import ticks_diff
+from potager.core.table import MAX_SECONDS
 
 CHECKPOINT_MS = const(15000)
 _WRAP = const(1 << 29)  # ticks_ms wraps here (as in core.gestures)
@@ -72,7 +73,8 @@ class Clock:
         return self._run(now, self.round_start)
 
     def turn_seconds(self, now):
-        return max(0, self.turn_ms(now) // 1000)
+        # what an action may carry: a turn left running overnight still hands over
+        return min(max(0, self.turn_ms(now) // 1000), MAX_SECONDS)
 
     def turn_left(self, now, state):
         # Seconds left of the turn countdown (negative: overtime).

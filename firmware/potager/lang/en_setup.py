@@ -10,5 +10,7 @@ nm.name_none=P%d (no name)
 nm.name_held= (P%d)
 nm.file_title=Names skipped:
 nm.file_line=line %d: %s
-nm.file_reasons=too long|no name|bad letter|twice|too many|not UTF-8|file over 4 KB
+nm.file_reasons=too long|no name|bad letter|twice|too many|not UTF-8|file over 4 KB|seat label
+nm.file_many=%d kept, %d extra
+nm.file_more=and %d more
 """

@@ -10,5 +10,7 @@ nm.name_none=P%d (sans nom)
 nm.name_held= (P%d)
 nm.file_title=Noms ignorés :
 nm.file_line=l.%d : %s
-nm.file_reasons=trop long|vide|glyphe absent|en double|de trop|pas UTF-8|fichier > 4 Ko
+nm.file_reasons=trop long|vide|glyphe absent|en double|de trop|pas UTF-8|fichier > 4 Ko|nom de siège
+nm.file_many=%d pris, %d en trop
+nm.file_more=et %d de plus
 """

@@ -120,15 +120,15 @@ def title(app, state):
 
 
 # (names the app already has: on the board each new name is a qstr in RAM for good)
-def top(n, cursor):
+def top(n, cursor, seats=3):
     # the player on row 1: the cursor's row stays in view, with its neighbours
-    return min(max(cursor - 1, 0), max(n - 3, 0))
+    return min(max(cursor - 1, 0), max(n - seats, 0))
 
 
-def lines(app, state, cursor, laid, fresh=()):
-    # rows 0-3 of `state`, the cursor's row in view (also the harvest form's preview).
-    # `laid`: each player's row laid out for this state, or None (filled in here); the
-    # players in `fresh` are laid out again, not kept (the form's preview)
+def lines(app, state, cursor, laid, fresh=(), seats=3):
+    # row 0 and `seats` players' rows of `state`, the cursor's in view (also the harvest
+    # form's preview). `laid`: each player's row laid out for this state, or None (filled in
+    # here); the players in `fresh` are laid out again, not kept (the form's preview)
     n = state["n"]
     out = [table.header(app, title(app, state))]
     if n == 1:
@@ -137,8 +137,8 @@ def lines(app, state, cursor, laid, fresh=()):
         found = dt.parts(state["hv"][0], 0, 0, 0, 0)[5]
         out.append(fit(label(app, "dt.solo_matched", found), COLS))
         return out
-    first = top(n, cursor)
-    for p in range(first, first + 3):
+    first = top(n, cursor, seats)
+    for p in range(first, first + seats):
         if p >= n:
             out.append(" " * COLS)
             continue
@@ -309,8 +309,16 @@ class GameScreen(table.GameScreen):
 
     def rows(self, app):
         state = app.engine.state
-        rows = lines(app, state, self.cursor, self.laid(app))
-        return rows + [fit(text(app, state), COLS)]
+        found = text(app, state)
+        if state["n"] == 4:  # every seat in view; what the table must know replaces row 0
+            rows = lines(app, state, self.cursor, self.laid(app), (), 4)
+            # (the keys are in the help); a paused table keeps its PAUSE, and running clocks
+            # (redrawn every second) take turns with the status every 2 s
+            shown = not app.clock.paused and not (app.timers_shown() and app.now // 2000 % 2)
+            if found != app.tr("dt.status_hints") and shown:
+                rows[0] = fit(found, COLS)
+            return rows
+        return lines(app, state, self.cursor, self.laid(app)) + [fit(found, COLS)]
 
     def leds(self, app, out):
         # the table ring, with the active player's Karma: a pixel each, clockwise after their

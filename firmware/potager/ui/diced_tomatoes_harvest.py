@@ -129,12 +129,17 @@ class Form(Screen):
         reason = dt.reduce(after, (dt.HARVEST, self.player, v))
         # the rows the harvest leaves as they are come from the game's (one layout less)
         fresh = () if reason else (self.player, state["act"])
-        out = lines(app, after if fresh else state, self.player, self.game.laid(app), fresh)
-        row = 1 if state["n"] == 1 else 1 + self.player - top(state["n"], self.player)
+        seats = 4 if state["n"] == 4 else 3  # 4 players: each seat where the game shows it
+        out = lines(app, after if fresh else state, self.player, self.game.laid(app), fresh, seats)
+        row = 1 if state["n"] == 1 else 1 + self.player - top(state["n"], self.player, seats)
         found = out[row]
         if reason:  # the value in its slot, with ?: the vine would be uprooted
             at = len(found) - 12 + 2 * (self.slot - 1)  # the six slots end the row
             found = found[:at] + (str(v) if 0 <= v <= 9 else "-") + "?" + found[at + 2 :]
         out[row] = "→" + found[1:]
-        out.append(fit(app.tr("r." + reason) if reason else self.text(app, state, after), COLS))
+        found = fit(app.tr("r." + reason) if reason else self.text(app, state, after), COLS)
+        if seats == 4:  # on row 0, as the game's status: opening the form redraws 2 rows
+            out[0] = found
+        else:
+            out.append(found)
         return out

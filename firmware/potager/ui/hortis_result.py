@@ -1,8 +1,8 @@
-# HORTIS result of the player shown (TURN: the next one): score, rating band (the title in the
-# screen's language, then in the other: the French title as printed and the English one, each
-# wrapped over the rows it needs), the recipe challenge (bonus, multiplier, target: LEFT/RIGHT
-# change them as undoable actions, held 5 at a time; the final and won/lost), the best of this
-# game, the dice used (the tie-break); then End game, Records, Game menu.
+# HORTIS result of the player shown (TURN: the next one): score, the recipe challenge (bonus,
+# multiplier, target: LEFT/RIGHT change them as undoable actions, held 5 at a time; the final
+# and won/lost), End game, the rating band (the title in the screen's language, then in the
+# other: the French title as printed and the English one, each wrapped over the rows it
+# needs), the best of this game, the dice used (the tie-break); then Records, Game menu.
 
 from potager.core import keys
 from potager.core.games import hortis
@@ -31,17 +31,9 @@ class ResultScreen(ListScreen):
         p, tr = self.active, app.tr
         s = hortis.score(state, p)
         band = hortis.band(state["g"], s)
+        # the score first, then what the player acts on (the recipe, else End game) with the
+        # rating band below it: the opening view shows the score with the cursor's row
         out = [(-1, split(tr("hortis.score"), str(s), COLS - 1))]
-        titles = (band["title_en"], band["title_fr"])
-        for text in (titles[1], titles[0]) if app.language == "fr" else titles:
-            line = ""
-            for key in text.split(" "):  # wrapped between words
-                if line and len(line) + len(key) >= COLS - 1:
-                    out.append((-1, line))
-                    line = key
-                else:
-                    line = line + " " + key if line else key
-            out.append((-1, line))
         if state["rc"]:
             values = (
                 str(state["bo"][p]),
@@ -54,11 +46,21 @@ class ResultScreen(ListScreen):
             s, value = hortis.final(state, p)  # and won
             text = tr("hortis.final") + " " + str(s)
             out.append((-1, split(text, tr("hortis.verdict" + str(int(value))), COLS - 1)))
+        out.append((-2, tr("end") + tr("hortis.more")))
+        titles = (band["title_en"], band["title_fr"])
+        for text in (titles[1], titles[0]) if app.language == "fr" else titles:
+            line = ""
+            for key in text.split(" "):  # wrapped between words
+                if line and len(line) + len(key) >= COLS - 1:
+                    out.append((-1, line))
+                    line = key
+                else:
+                    line = line + " " + key if line else key
+            out.append((-1, line))
         rec = app.records.get("hortis")
         text = str(rec["b"][state["g"]]) if rec and rec["b"][state["g"]] is not None else "-"
         out.append((-1, split(tr("hortis.best"), text, COLS - 1)))
         out.append((-1, split(tr("hortis.dice_used"), str(hortis.dice_used(state, p)), COLS - 1)))
-        out.append((-2, tr("end") + tr("hortis.more")))
         out.append((-3, tr("hortis.records") + tr("hortis.more")))
         return out + [(-4, tr("hortis.game_menu"))]
 

@@ -2,7 +2,7 @@
 
 from potager.core import keys, registry, table
 from potager.core.gestures import SHORT
-from potager.ui.screens import ConfirmScreen, HomeScreen, ListScreen
+from potager.ui.screens import ConfirmScreen, HomeScreen, ListScreen, new_game
 from potager.ui.view import fit
 
 # the items whose screens have a module of their own
@@ -82,9 +82,7 @@ class MenuScreen(ListScreen):
             app.push(ConfirmScreen("q.end", lambda: self.game_screen.finish(app)))
         elif item == "new_game":
             mode = app.mode
-            SetupScreen = registry.load("potager.ui.setup").SetupScreen
-
-            app.push(ConfirmScreen("q.discard", lambda: app.reset_to(SetupScreen(app, mode))))
+            app.push(ConfirmScreen("q.discard", lambda: new_game(app, mode)))
         elif item == "home":
             app.reset_to(HomeScreen())
 

@@ -123,12 +123,10 @@ class HomeScreen(ListScreen):
         if kind == "resume":
             app.show_game()
         elif kind == "mode":
-            SetupScreen = registry.load("potager.ui.setup").SetupScreen
-
             if app.engine is None:
-                app.push(SetupScreen(app, key))
+                app.push(registry.load("potager.ui.setup").SetupScreen(app, key))
             else:
-                app.push(ConfirmScreen("q.discard", lambda: app.replace(SetupScreen(app, key))))
+                app.push(ConfirmScreen("q.discard", lambda: new_game(app, key)))
         elif kind == "history":
             app.push(registry.load("potager.ui.history").screen())
         else:
@@ -146,6 +144,13 @@ class HomeScreen(ListScreen):
             for mode in registry.MODES:  # a mode loaded ahead (upcoming) and left: RAM back
                 if mode[0] != hovered and mode[2] in sys.modules:
                     registry.unload(mode[0])
+
+
+def new_game(app, mode):
+    """The game in progress is dropped at once (a cut cannot bring it back) and the setup of
+    `mode` opens over Home: BACK from it goes Home, not to a game that is gone."""
+    app.close_game(HomeScreen())
+    app.push(registry.load("potager.ui.setup").SetupScreen(app, mode))
 
 
 class LanguageScreen(ListScreen):
@@ -173,6 +178,8 @@ class ConfirmScreen(Screen):
         if key == keys.OK and kind == SHORT:
             app.pop()
             self.on_yes()
+            # confirmed (a discard, an end): saved at once, a cut cannot undo it
+            app.saving.urgent = app.saving.unsaved
         else:
             Screen.on_key(self, app, key, kind)
         app.changed()

@@ -53,6 +53,8 @@ class SetupScreen(Screen):
             assert 1 <= n <= len(col) and 0 <= saved["first"] <= n
             for p in range(n):
                 assert 0 <= col[p] < len(view.COLOURS) and col.count(col[p]) == 1
+                name = saved["names"][p]  # none that shows as a seat ("P2": potager.roster)
+                assert name[:1] not in "Pp" or not "0" <= name[1:2] <= "9"
             fields = self.ui.setup_fields(app, saved)  # the mode's own fields can be drawn
             self.values = clone(saved)
             self.kept = (app.texts, fields)
@@ -144,11 +146,8 @@ class SetupScreen(Screen):
         if not isinstance(saved, dict):
             saved = app.records["last_setups"] = {}
         found = saved.get(self.mode)
+        # (after "New game", the timers of the game it closed: App.close_game)
         timer = found[1] if isinstance(found, list) and len(found) == 2 else None
-        if app.engine is not None and app.mode == self.mode:  # "New game": this game's timers
-            timer = [
-                app.engine.state[key] for key in ["dir", "rot", "lap", "tt", "tb", "inc", "rt"]
-            ]
         saved[self.mode] = [clone(values), timer]
         found = values["first"] >= n  # a random first player
         if found:

@@ -68,13 +68,21 @@ class ErrorScreen(ListScreen):
         app.changed()
 
     def title(self, app):
-        # line 0 is the whole file (too big, unreadable): no count of lines
-        count = " " + str(len(self.lines)) if self.lines[0][0] else ""
-        return app.tr("nm.file_title") + count
+        # line 0 is the whole file (too big, unreadable): no count of lines; a problem of
+        # three (potager.roster: the names past the 12 kept, the bad lines past 12) counts many
+        count = sum([found[2] if len(found) > 2 else 1 for found in self.lines])
+        return app.tr("nm.file_title") + (" " + str(count) if self.lines[0][0] else "")
 
     def items(self, app):
         words = app.tr("nm.file_reasons").split("|")
-        return [
-            app.tr("nm.file_line") % (i, words[found]) if i else words[found]
-            for i, found in self.lines
-        ]
+        out = []
+        for found in self.lines:
+            if len(found) > 2 and found[1] == 4:  # "12 kept, 40 extra"
+                out.append(app.tr("nm.file_many") % (len(app.roster), found[2]))
+            elif len(found) > 2:  # "and 28 more"
+                out.append(app.tr("nm.file_more") % found[2])
+            elif found[0]:
+                out.append(app.tr("nm.file_line") % (found[0], words[found[1]]))
+            else:
+                out.append(words[found[1]])
+        return out

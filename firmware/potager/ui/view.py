@@ -16,9 +16,9 @@ SEGMENTS = (0, 5, 10, 16, 21)
 # rely on colour, in the spirit of ColorADD. Built from long strings at import: short string
 # literals would each stay in MicroPython's table of interned names for good.
 _RGB = (0xFF0000, 0x0030FF, 0x00D000, 0xFFB000, 0x9000FF, 0xFF4000, 0xFFFFFF, 0xFF2080)
-_SYMBOLS = "♥●♣▲◆■○♦"
+SYMBOLS = "♥●♣▲◆■○♦"
 _NAMES = "red blue green yellow purple orange white pink".split()  # noqa: SIM905 (see above)
-COLOURS = tuple([(_RGB[i], _SYMBOLS[i], "c." + _NAMES[i]) for i in range(len(_RGB))])
+COLOURS = tuple([(_RGB[i], SYMBOLS[i], "c." + _NAMES[i]) for i in range(len(_RGB))])
 
 CURSOR = "▶"
 RED = const(0xFF0000)
