@@ -56,7 +56,7 @@ def test_the_committed_bench_results_have_the_documented_keys_and_the_readme_sho
     results = json.loads(bench.RESULTS.read_text())
     assert set(results) == {
         "display", "heap_kib", "idle_growth_bytes", "nvm", "sim_presses_per_s",
-        "arboretum_cli_ms", "deploy_bytes", "circuitpython", "presses", "pico",
+        "arboretum_cli_ms", "deploy_bytes", "circuitpython", "presses", "pico", "resume",
     }  # fmt: skip
     assert results["pico"] is None or set(results["pico"]) == {"uf2", "sessions"}  # (no kit: null)
     assert set(results["circuitpython"]) == {"heap_kib", "drive_bytes"}

@@ -122,7 +122,9 @@ def test_accents_are_drawn_on_the_oled():
     from host_tools.sim import SimBoard
 
     board = SimBoard()
-    result = board.run_script("wait 300\npress OK\npress UP\npress OK\n")  # French, Réglages
+    # the language screen is up at 0.6 s: typed after it (the run ends at the first sleep after
+    # the script, which must see Réglages drawn)
+    result = board.run_script("wait 1000\npress OK\npress UP\npress OK\n")  # French, Réglages
     assert result.frames[-1]["screen"][0].startswith("Réglages")
     pixels = board.pixels()
 

@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 import pytest
 
+from host_tools.pico import bench as pico_bench
 from host_tools.pico import board as pico
 from host_tools.pico.fat import build_image
 from host_tools.pico.ocr import ScreenReader
@@ -126,11 +127,27 @@ RUNS_OF = {
     "test_a_soft_reload_brings_the_firmware_back_on_its_screen": "resume",
     "test_circuitpython_9_boots_the_firmware_to_the_same_screen": "smoke-9.2.9",
     "test_a_corner_game_ends_on_the_board_as_in_the_simulator": "corners",
+    "test_keys_typed_during_a_resume_are_not_applied_blind_and_the_sim_takes_as_long": (
+        "resume-keys"
+    ),
 }
+# a free game saved mid-way, then power back with keys typed while it comes back: RIGHT once
+# code.py scans the keys (1.3 s after power back on the board), before the game is on screen
+RESUME_KEYS = """
+wait 4000
+power-cut
+wait 1000
+boot             # at pico_bench.POWER_BACK_MS
+wait 1500
+press RIGHT
+wait 4000
+"""
 
 
 def start_runs(test_names: set[str]) -> None:
     wanted = {RUNS_OF[name] for name in test_names if name in RUNS_OF}
+    if MISSING is None and "resume-keys" in wanted and "resume-keys" not in _runs:
+        _start("resume-keys", RESUME_KEYS, nvm=pico_bench.resume_save("free"))
     if MISSING is None and "resume" in wanted and "resume" not in _runs:
         _start_chain(
             "resume",
@@ -323,6 +340,27 @@ def test_a_soft_reload_brings_the_firmware_back_on_its_screen():
 
 def _before_reload(result: Any) -> dict[str, Any]:
     return [f for f in result.frames if f["t_ms"] < pico.BOOT_WAIT_MS][-1]
+
+
+@needs_kit
+def test_keys_typed_during_a_resume_are_not_applied_blind_and_the_sim_takes_as_long():
+    board = _result("resume-keys")
+    assert not board.errors and not board.caught, (board.errors, board.caught)
+    back = pico_bench.POWER_BACK_MS
+    sim = SimBoard(nvm=pico_bench.resume_save("free")).run_script(RESUME_KEYS)
+    board_first, sim_first = (
+        next(f for f in r.frames if f["t_ms"] >= back and any(_rows(f))) for r in (board, sim)
+    )
+    # the game as saved, and a word on the keys: RIGHT was not applied blind
+    assert _rows(board_first)[-1] == "Early keys ignored"
+    assert _rows(board_first) == _rows(sim_first)
+    before_cut = [f for f in board.frames if f["t_ms"] < back - 1000][-1]
+    assert _rows(board_first)[:4] == _rows(before_cut)[:4]
+    assert _rows(board.frames[-1])[:4] == _rows(before_cut)[:4]
+    # power back to the game on screen: the simulator within 10 % of the board
+    board_ms = pico_bench.resume_ms(board.frames, back)
+    sim_ms = pico_bench.resume_ms(sim.frames, back)
+    assert board_ms and sim_ms and abs(sim_ms - board_ms) <= 0.1 * board_ms, (board_ms, sim_ms)
 
 
 # --- the parts that need no emulator ---

@@ -255,7 +255,9 @@ def sim_script(rng, steps):
                 lines.append("press BACK")  # the menu stays open after Round +1
             model.apply(item)
         else:
-            lines += ["wait 2600", "power-cut", "wait 500", "boot", "wait 300"]
+            # power back: CircuitPython starts (1.2 s, keys lost), the game comes back (0.8 s,
+            # keys dropped): typed once it is on screen
+            lines += ["wait 2600", "power-cut", "wait 500", "boot", "wait 3000"]
     lines.append("wait 3000")
     return "\n".join(lines) + "\n", model
 

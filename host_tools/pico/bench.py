@@ -39,6 +39,114 @@ def boot_ms(frames: list[dict[str, Any]]) -> Optional[float]:
     return None
 
 
+# Resume: each mode's game saved mid-way (its whole-game script cut at half its keys, played in
+# the simulator), then on a board that starts from that save: a power cut and power back. The
+# first power-on is a first boot (the emulated drive is new: CircuitPython writes its
+# boot_out.txt); power back is what a device that has run before does.
+RESUME_GAMES = {
+    "free": "free-6p-tie",
+    "diced_tomatoes": "diced_tomatoes-3p",
+    "horticolor": "horticolor-3p",
+    "hortis": "hortis-live",
+    "arboretum": "arboretum-3p",
+}
+POWER_BACK_MS = 5000
+RESUME_SCRIPT = f"wait 4000\npower-cut\nwait 1000\nboot  # at {POWER_BACK_MS} ms\nwait 4000\n"
+RESUME_BUDGET_MS = 2500
+
+
+def half_game(text: str) -> str:
+    """A whole-game script up to half its keys (or its first power cut, boot or reload)."""
+    lines = text.splitlines()
+    keys = [i for i, line in enumerate(lines) if _verb(line) in ("press", "hold")]
+    end = keys[len(keys) // 2]
+    stops = [i for i in range(end) if _verb(lines[i]) in ("power-cut", "boot", "reload")]
+    return "\n".join(lines[: stops[0] if stops else end]) + "\nwait 3000  # saved\n"
+
+
+def _verb(line: str) -> str:
+    words = line.partition("#")[0].split()
+    return words[0] if words else ""
+
+
+def resume_save(mode: str) -> bytes:
+    """The NVM of `mode`'s game saved mid-way, played in the simulator."""
+    from host_tools.sim import SimBoard
+
+    path = Path(__file__).resolve().parents[2] / "tests" / "fullgames" / RESUME_GAMES[mode]
+    board = SimBoard()
+    board.run_script(half_game(path.with_suffix(".txt").read_text(encoding="utf-8")))
+    return board.nvm
+
+
+def resume_ms(frames: list[dict[str, Any]], power_on_ms: int) -> Optional[float]:
+    """Power back to the last I2C byte of the first frame with text after it."""
+    shown = boot_ms([f for f in frames if f["t_ms"] >= power_on_ms])
+    return None if shown is None else round(shown - power_on_ms, 1)
+
+
+def sim_resume(nvm: bytes, script: str = RESUME_SCRIPT) -> dict[str, Any]:
+    from host_tools.sim import SimBoard
+
+    result = SimBoard(nvm=nvm).run_script(script)
+    return _resumed(result.frames, POWER_BACK_MS)
+
+
+def pico_resume(nvm: bytes, script: str = RESUME_SCRIPT) -> dict[str, Any]:
+    result = pico.PicoBoard(nvm=nvm).run_script(script)
+    back = [t for t, event in result.power if event == "power-on"][-1] // 1000
+    return {**_resumed(result.frames, back), "errors": len(result.errors) + len(result.caught)}
+
+
+def _resumed(frames: list[dict[str, Any]], power_on_ms: int) -> dict[str, Any]:
+    shown = [f for f in frames if f["t_ms"] >= power_on_ms and any(r.strip() for r in f["screen"])]
+    return {
+        "resume_ms": resume_ms(frames, power_on_ms),
+        "screen": shown[0]["screen"][0].strip() if shown else None,
+    }
+
+
+def resume(workers: int = 1) -> dict[str, Any]:
+    """{mode: {"sim": {...}, "pico": {...} or None}}: the resume of each mode's saved game."""
+    saves = {mode: resume_save(mode) for mode in RESUME_GAMES}
+    out: dict[str, Any] = {mode: {"sim": sim_resume(nvm)} for mode, nvm in saves.items()}
+    problem = pico.missing()
+    if problem is not None:
+        print(f"bench: emulated Pico skipped: {problem}")
+        for mode in out:
+            out[mode]["pico"] = None
+        return out
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        jobs = {mode: pool.submit(pico_resume, nvm) for mode, nvm in saves.items()}
+        for mode, job in jobs.items():
+            out[mode]["pico"] = job.result()
+    return out
+
+
+def resume_table(resumed: dict[str, Any], boots: Optional[dict[str, Any]] = None) -> str:
+    """Resume beside boot, per mode; `boots`: the demo sessions' figures (measure())."""
+    lines = [
+        "| mode | boot to first frame, Pico / sim | resume: power back to the game, Pico | "
+        "simulator | sim / Pico | budget |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for mode, r in resumed.items():
+        session = (boots or {}).get(mode)
+        boot = (
+            f"{_fmt(session['mpy']['boot_ms'], ' ms')} / {_fmt(session['sim']['boot_ms'], ' ms')}"
+            if session
+            else "—"
+        )
+        board = (r.get("pico") or {}).get("resume_ms")
+        sim = r["sim"]["resume_ms"]
+        ratio = f"{sim / board:.2f}" if board and sim else "—"
+        lines.append(
+            f"| {mode} | {boot} | {_fmt(board, ' ms')} | {_fmt(sim, ' ms')} | {ratio} | "
+            f"≤ {RESUME_BUDGET_MS} ms |"
+        )
+    return "\n".join(lines)
+
+
 def key_downs(script: str) -> list[tuple[int, int]]:
     """(t_ms, key) of every key press of a script."""
     from host_tools.sim.script import RELEASE_MS, parse_script

@@ -1,9 +1,10 @@
 """What slow work costs on the board, charged to the simulated board's virtual clock.
 
 Figures for a Raspberry Pi Pico (RP2040 at 125 MHz) running CircuitPython 10.2.1, measured on
-an emulated Pico running the unmodified firmware, and from the parts' data sheets where the
-emulator does not model the part (I2C bus time, flash erase). Only the work below is charged;
-plain Python computation is free in the simulator (it is 10-100x slower on the board).
+an emulated Pico running the unmodified firmware (``.mpy``, as deployed), and from the parts'
+data sheets where the emulator does not model the part (I2C bus time, flash erase). Only the
+work below is charged; plain Python computation is free in the simulator (it is 10-100x slower
+on the board) except at start-up, from code.py's start to the first frame.
 
 =============================  ============  ===================================================
 work                           virtual time  from
@@ -15,27 +16,37 @@ sent                                         from the tile grids: a full frame (
                                              in 48 ms, a character (25 bytes) in 1 ms
 NVM write, erase + program     60 ms         4 KiB sector erase (~45 ms) + 16 pages programmed,
                                              interrupts off
-import of a module             8 ms + 3 µs   found and loaded from the CIRCUITPY drive (a
-                               per byte      library as .mpy; size: its .py source)
-compiling a firmware .py       28 µs a byte  boot to first frame 7.9 s from .py against 6.1 s
-                                             from .mpy: 1.8 s for the 63 KB imported at boot
+power back (or a reset) to     1.22 s        CircuitPython's own start, before code.py (on a
+code.py                                      drive that has booted before: the first boot of a
+                                             new drive writes boot_out.txt, 2.48 s)
+import of a module             7.4 ms +      found and loaded from the CIRCUITPY drive as .mpy
+                               0.42 µs per   (size: its .py source): fitted to the 39 imports
+                               byte          of a resume timed one by one (5-23 ms each); none
+                                             for a module in the board's core (adafruit_pixelbuf)
+code.py's first import         +50 ms        the runtime's own work as code.py starts
+a line of firmware Python at   25 µs         the restore of a save (journal checks, replay,
+start-up                                     screen): fitted to each mode's resume, 1.9-2.2 s
+                                             on the board, 0.15-0.35 s of it this Python
 a read from a drive file       200 µs + 1    the call and the Python that parses what it gave:
                                µs per byte   a 20 KB BDF read line by line (1,700 lines) in
                                              0.35 s, as its scans took 0.16-0.7 s on the board
 supervisor.ticks_ms() call     5 µs          a call into the core from Python
 =============================  ============  ===================================================
 
-Not charged: the 2.3 s from power-on to code.py (the simulator starts code.py at once) and a
-soft reload's own pause.
+A run's first power-on is its t=0 and starts code.py at once (scripts type from there); only a
+power back (``boot``) or a reset is charged CircuitPython's start. Not charged: a soft reload's
+own pause.
 """
 
 I2C_BYTE_US = 25
 I2C_WRITE_US = 40
 RENDER_US_PER_BYTE = 45  # displayio's refresh drawing what it then sends, in C on the board
 NVM_WRITE_US = 60_000
-IMPORT_US = 8_000
-LOAD_US_PER_BYTE = 3
-COMPILE_US_PER_BYTE = 28  # a .py source, compiled on the board
+SUPERVISOR_US = 1_220_000  # power back (or a reset) to code.py's start
+IMPORT_US = 7_400
+LOAD_NS_PER_BYTE = 420  # per byte of the module's .py source (the drive holds its .mpy)
+FIRST_IMPORT_US = 50_000
+PYTHON_LINE_US = 25  # a line of the firmware's Python, from code.py's start to the first frame
 TICKS_CALL_US = 5
 FILE_READ_US = 200
 FILE_BYTE_US = 1

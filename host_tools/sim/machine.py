@@ -150,6 +150,9 @@ class Machine:
         self.powered = False
         self.live = False  # the firmware is running (and so the board is powered)
         self.boot_pending = False
+        # code.py starts then (after CircuitPython's own start: costs.SUPERVISOR_US), not before
+        self.code_at_us = 0
+        self.imported = False  # code.py has made its first import since it started
         self.reloading = False  # the firmware is stopping for a soft reload
         self._first_power_on = True
         self.console = False  # a terminal has the USB serial console open
@@ -241,8 +244,11 @@ class Machine:
 
     # --- power ---
     def power_on(self) -> None:
+        """The run's first power-on is its t=0, when code.py starts (scripts type from
+        there); any later one (a scripted boot, a reset) first runs CircuitPython's own start."""
         if not self.powered and not self._first_power_on:
             self.power_on_us = self.now_us  # ticks start again
+            self.code_at_us = self.now_us + costs.SUPERVISOR_US
         self._first_power_on = False  # the first keeps uptime_ms
         self.powered = True
         self.boot_pending = True
@@ -250,6 +256,7 @@ class Machine:
     def start_firmware(self) -> None:
         self.boot_pending = False
         self.reloading = False
+        self.imported = False
         self.live = True
 
     def halt(self, keep_pins: frozenset[str] = frozenset()) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any, Optional, Protocol, SupportsIndex, Union
 
+from host_tools.drive import BUILT_IN
 from host_tools.sim import costs, fakes
 from host_tools.sim.boards import BOARDS
 from host_tools.sim.fakes import busio as fake_busio
@@ -50,6 +51,7 @@ DRIVE_LIBRARIES = frozenset(
 # After the script's last event, the run ends at the firmware's first sleep with an app
 # running (potager.app.current set), or this long after the end if none comes up.
 SETTLE_US = 10_000_000
+CHARGED_LINES = 40  # start-up lines of Python charged together (1 ms)
 
 
 class Clock(Protocol):
@@ -120,6 +122,8 @@ class SimBoard:
         self._last_seen: Any = None
         self._i2c_at_last_frame = 0
         self._final_state: Any = None
+        self._lines: Optional[int] = None  # lines of Python run at start-up, not yet charged
+        self._saved_trace: Any = None
 
     def _mount(self, drive: Path) -> Path:
         """The CIRCUITPY drive as the firmware sees it: the firmware's files and, beside
@@ -172,9 +176,12 @@ class SimBoard:
         # the last key change is seen at the next scan: the run goes on until then
         return self._run(VirtualClock(), end_us=t_us + costs.KEY_SCAN_US)
 
-    def run_live(self, clock: Clock) -> RunResult:
-        """Power on and run until :meth:`quit`; the clock brings the input (terminal UI)."""
+    def run_live(self, clock: Clock, keys: Sequence[tuple[int, int, int]] = ()) -> RunResult:
+        """Power on and run until :meth:`quit`; the clock brings the input (terminal UI).
+        keys: (at_ms, key, down_ms) pressed from the power-on on (e.g. BACK for the safe menu)."""
         self.machine = self._new_machine(self.nvm)
+        for at_ms, key, ms in keys:
+            self._schedule_key(at_ms * 1000, key, ms)
         return self._run(clock, end_us=None)
 
     def _run(self, clock: Clock, *, end_us: Optional[int]) -> RunResult:
@@ -188,14 +195,21 @@ class SimBoard:
         # background tick itself, at each firmware sleep, so runs are deterministic.
         _library("displayio")._stop_background()
         _full_refresh_as_on_the_board()
+        # terminalio is in the board's core; Blinka's loads its font with the drive library
+        # adafruit_bitmap_font: imported here, uncharged, or the process's first run that
+        # imports terminalio would pay for those loads (68 ms) and its later runs not
+        _library("terminalio")
         try:
             with self._virtual_time(), self._firmware_imports():
                 self.machine.power_on()
                 while not self._over():
-                    if self.machine.boot_pending:
+                    machine = self.machine
+                    if machine.boot_pending and machine.now_us >= machine.code_at_us:
                         self._run_firmware()
-                    else:
-                        self._advance_to(self._end_us)
+                    else:  # (CircuitPython's own start: keys pressed meanwhile are lost)
+                        self._advance_to(
+                            machine.code_at_us if machine.boot_pending else self._end_us
+                        )
         finally:
             fakes.attach(None)
         return RunResult(
@@ -273,6 +287,8 @@ class SimBoard:
         machine = self.machine
         while True:
             due = [machine.next_event_us(), machine.watchdog.deadline_us, target_us]
+            if machine.boot_pending and not machine.live:
+                due.append(machine.code_at_us)
             times = [t for t in due if t is not None]
             self._clock.wait_until(self, min(times) if times else None)
             machine.run_due_events()
@@ -281,7 +297,7 @@ class SimBoard:
                 if machine.live:
                     self._stop_for_good()
                 return
-            if machine.boot_pending and not machine.live:
+            if machine.boot_pending and not machine.live and machine.now_us >= machine.code_at_us:
                 return
             if target_us is not None and machine.now_us >= target_us:
                 return
@@ -291,6 +307,10 @@ class SimBoard:
             raise ValueError("sleep length must be non-negative")
         if not self.machine.live:  # code still unwinding after the power went
             raise StopFirmware
+        if self._lines is not None and (
+            self._current_app() is not None or "potager.app" not in sys.modules
+        ):
+            self._stop_counting()  # the app is up and has drawn its first frame (or no app)
         self._display_background()
         self._observe()
         if self._over():
@@ -305,6 +325,7 @@ class SimBoard:
     def _run_firmware(self) -> None:
         self.machine.start_firmware()
         self._observing = True
+        self._start_counting()
         try:
             runpy.run_path(str(self.firmware_dir / "code.py"), run_name="__main__")
         except (StopFirmware, SystemExit):  # SystemExit: sys.exit() ends code.py
@@ -312,6 +333,7 @@ class SimBoard:
         except Exception as exc:
             self.machine.record_crash(self._firmware_part(exc), caught=False)
         finally:
+            self._stop_counting()
             machine = self.machine
             if machine.reloading:
                 # a soft reload: the displays and the pins their buses hold survive it
@@ -322,6 +344,40 @@ class SimBoard:
                     machine.halt()
                 self._release_displays()
             self._forget_firmware_modules()
+
+    # --- the start-up's Python work (costs.PYTHON_LINE_US) ---
+    def _start_counting(self) -> None:
+        """From code.py's start to the app's first frame (its first sleep), each line of the
+        firmware's own functions run costs the board's interpreter time: the restore of a save
+        (checks, replay) is plain Python, seconds on the board. Module bodies are charged
+        as imports; after the start-up, Python is free again (the simulator's speed)."""
+        self._lines, self._saved_trace = 0, sys.gettrace()
+        prefix = str(self.firmware_dir) + os.sep
+
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            if self._lines is None:
+                return None
+            if event == "line":
+                self._lines += 1
+                if self._lines >= CHARGED_LINES:  # charged in bundles: a call per line is slow
+                    self._lines = 0
+                    self.machine.charge(CHARGED_LINES * costs.PYTHON_LINE_US)
+            return local
+
+        def calls(frame: Any, event: str, arg: Any) -> Any:
+            code = frame.f_code
+            if code.co_name == "<module>" or not code.co_filename.startswith(prefix):
+                return None
+            return local
+
+        sys.settrace(calls)
+
+    def _stop_counting(self) -> None:
+        if self._lines is None:
+            return
+        lines, self._lines = self._lines, None
+        sys.settrace(self._saved_trace)
+        self.machine.charge(lines * costs.PYTHON_LINE_US)
 
     def _firmware_part(self, exc: Exception) -> Exception:
         """The traceback from the first firmware frame on (not runpy's and the sim's frames)."""
@@ -548,10 +604,13 @@ class _ChargedImports(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.loader is None or not spec.has_location or not spec.origin:
             return spec
-        size = Path(spec.origin).stat().st_size
-        cost = costs.IMPORT_US + costs.LOAD_US_PER_BYTE * size
-        if top not in DRIVE_LIBRARIES and spec.origin.endswith(".py"):
-            cost += costs.COMPILE_US_PER_BYTE * size
+        if board.definition.board_id in BUILT_IN.get(top, ()):
+            return spec  # in the board's CircuitPython core: nothing to load
+        size = Path(spec.origin).stat().st_size  # (of the .py: the drive holds its .mpy)
+        cost = costs.IMPORT_US + costs.LOAD_NS_PER_BYTE * size // 1000
+        if not board.machine.imported:
+            board.machine.imported = True
+            cost += costs.FIRST_IMPORT_US
         spec.loader = _ChargedLoader(spec.loader, board.machine, cost)
         return spec
 
