@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: venv pico-deps sim test pytest lint typecheck format bench fuzz cuts cuts-pico model screenshots clean
+.PHONY: venv pico-deps sim test pytest lint typecheck format bench fuzz cuts cuts-pico model screenshots explore clean
 
 venv: $(STAMP)
 
@@ -72,6 +72,13 @@ cuts-pico: venv pico-deps
 # (MODEL_SEQUENCES, MODEL_STEPS): prints the sequences and steps tried and the disagreements
 model: venv
 	$(PY) tests/test_table_model.py
+
+# the UI explorer at length: every start, every key short and held, BFS and random walks, the
+# clock edges (make test runs a short fixed-seed round); EXPLORE_SEED, EXPLORE_BUDGET
+EXPLORE_SEED ?= 1
+EXPLORE_BUDGET ?= 600
+explore: venv
+	$(PY) -m host_tools explore --seed $(EXPLORE_SEED) --budget $(EXPLORE_BUDGET) --steps 600
 
 # the README's pictures: each demo script of docs/scripts run in the simulator (a script's
 # "# drive: DIR" line puts DIR's files on the drive); SHOTS="docs/scripts/names*.txt" for some

@@ -16,6 +16,7 @@ COMMANDS = {
     "export": "finished games from USB serial or an NVM image: CSV, JSON, PNG, BG Stats",
     "bench": "measure the budgets (display traffic, heap, flash wear)",
     "cuts": "power cuts in pairs over whole games: each boot resumes the last save",
+    "explore": "walk every screen by every key: ways out, help, power cuts, clocks, coverage",
 }
 
 
