@@ -40,7 +40,7 @@ OVER_BUDGET = {
     ("diced_tomatoes", "mpy"): "112K",
     ("horticolor", "mpy"): "112K",
     ("hortis", "mpy"): "128K",  # (108, 116 and 120 K fail; 112 and 124 by the luck of paths)
-    ("diced_tomatoes", "py"): "112K",
+    ("diced_tomatoes", "py"): "120K",  # (112 K fails since 4 players have a row each)
     ("horticolor", "py"): "112K",
     ("free", "mpy"): "96K",
 }
