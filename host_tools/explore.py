@@ -18,7 +18,9 @@ Exit 1 when something is found.
 import argparse
 import ast
 import collections
+import contextlib
 import dataclasses
+import io
 import json
 import queue
 import random
@@ -1083,15 +1085,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for start in starts():
             print(start.name)
         return 0
-    report = explore(
-        args.firmware,
-        seed=args.seed,
-        budget=args.budget,
-        walk_steps=args.steps,
-        only=args.start,
-        clocks=not args.no_clocks,
-        progress=None if args.json else lambda text: print(text, file=sys.stderr, flush=True),
-    )
+    # what the firmware prints (an export's lines) goes to its serial console, not the report
+    with contextlib.redirect_stdout(io.StringIO()):
+        report = explore(
+            args.firmware,
+            seed=args.seed,
+            budget=args.budget,
+            walk_steps=args.steps,
+            only=args.start,
+            clocks=not args.no_clocks,
+            progress=None if args.json else lambda text: print(text, file=sys.stderr, flush=True),
+        )
     if args.json:
         print(json.dumps(report, indent=1, ensure_ascii=False))
     else:
