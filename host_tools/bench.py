@@ -1,7 +1,7 @@
 """`make bench`: deterministic measures on the simulated board and under real MicroPython,
 each beside the naive way measured in the same run. Writes bench/results.json, prints a table.
 
-Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in the README).
+Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in docs/bench.md).
 - display: I2C bytes per key press (the frames between one key's start and the next key's),
   against redrawing the full frame on every press (1037 bytes);
 - heap: the smallest `-X heapsize` (KiB, bisected) in which the App runs the whole session
@@ -16,7 +16,7 @@ Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in the REA
   the same game played with the keys as they were (tests/fullgames/before/, same final state);
 - resume: power back to the saved game on screen, each mode's game saved mid-way, on the
   emulated Pico and in the simulator (host_tools/pico/bench.py ``resume``). ``--resume``
-  measures only that and puts it into bench/results.json and the README's resume table.
+  measures only that and puts it into bench/results.json and docs/bench.md's resume table.
 """
 
 import json
@@ -498,25 +498,41 @@ def table(results):
     return "\n".join(lines)
 
 
-README = ROOT / "README.md"
+BENCH_PAGE = ROOT / "docs" / "bench.md"  # the measures, the Pico's and the resume tables
+SAVING_PAGE = ROOT / "docs" / "saving.md"  # the games the history keeps
 MARK_START, MARK_END = "<!-- bench -->", "<!-- /bench -->"
 HISTORY_MARKS = ("<!-- history-fit -->", "<!-- /history-fit -->")
 RESUME_MARKS = ("<!-- bench-resume -->", "<!-- /bench-resume -->")
 
 
-def update_readme(text, marks=(MARK_START, MARK_END)):
-    """Put the table between the README's bench marks (the README keeps it current)."""
-    readme = README.read_text()
-    head, start, rest = readme.partition(marks[0])
+def update_page(text, marks=(MARK_START, MARK_END), page=BENCH_PAGE):
+    """Put the table between the page's marks (the docs keep it current); False without them."""
+    doc = page.read_text(encoding="utf-8")
+    head, start, rest = doc.partition(marks[0])
     _, end, tail = rest.partition(marks[1])
     if not start or not end:
         return False
-    README.write_text(head + start + "\n" + text + "\n" + end + tail)
+    page.write_text(head + start + "\n" + text + "\n" + end + tail, encoding="utf-8")
     return True
+
+
+def _written(page):
+    return ", " + str(page.relative_to(ROOT))
 
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else list(argv)
+    unknown = [a for a in args if a not in ("--resume", "-h", "--help")]
+    if unknown or "-h" in args or "--help" in args:  # (a mistyped flag must not start an hour)
+        print(
+            "usage: python -m host_tools bench [--resume]\n\n"
+            + (__doc__ or "").strip()
+            + "\n\n  --resume  measure only the resume; update its table",
+            file=sys.stderr if unknown else sys.stdout,
+        )
+        if unknown:
+            print(f"bench: unknown argument {unknown[0]!r}", file=sys.stderr)
+        return 2 if unknown else 0
     if "--resume" in args:
         results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
         results["resume"] = resume_measure()
@@ -524,25 +540,26 @@ def main(argv=None):
         RESULTS.write_text(json.dumps(results, indent=2) + "\n")
         text = resume_table(results)
         print(text)
-        readme = text is not None and update_readme(text, RESUME_MARKS)
-        print(f"\nwritten: {RESULTS.relative_to(ROOT)}" + (", README.md" if readme else ""))
+        written = text is not None and update_page(text, RESUME_MARKS)
+        print(f"\nwritten: {RESULTS.relative_to(ROOT)}" + (_written(BENCH_PAGE) if written else ""))
         return 0
     results = measure()
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     text = table(results)
     print(text)
-    update_readme(history_table(history_fit()), HISTORY_MARKS)
+    update_page(history_table(history_fit()), HISTORY_MARKS, SAVING_PAGE)
     pico_text = pico_table(results)
     if pico_text is not None:
         print("\n" + pico_text)
-        update_readme(pico_text, (PICO_START, PICO_END))
+        update_page(pico_text, (PICO_START, PICO_END))
     resume_text = resume_table(results)
     if resume_text is not None:
         print("\n" + resume_text)
-        update_readme(resume_text, RESUME_MARKS)
+        update_page(resume_text, RESUME_MARKS)
     print(
-        f"\nwritten: {RESULTS.relative_to(ROOT)}" + (", README.md" if update_readme(text) else "")
+        f"\nwritten: {RESULTS.relative_to(ROOT)}"
+        + (_written(BENCH_PAGE) if update_page(text) else "")
     )
     return 0
 

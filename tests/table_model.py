@@ -1,4 +1,4 @@
-"""A reference model of the table services, written from the README's promises ("Table
+"""A reference model of the table services, written from docs/table.md's promises ("Table
 services", "The keys", "What is saved"), and a driver that plays the same random sequence on
 the device (the App on pure fakes, or the simulated board) and on the model, comparing them
 after every step.
@@ -50,7 +50,7 @@ PLAYERS = {
 
 
 class Table:
-    """The table's state as the README describes it (no clock: see Model)."""
+    """The table's state as docs/table.md describes it (no clock: see Model)."""
 
     def __init__(self, mode, n, first):
         self.mode = mode
@@ -93,7 +93,7 @@ class Table:
             "long": self.long,
         }
 
-    # -- the rules of the README
+    # -- the rules of docs/table.md
     def new_round(self):
         self.rnd += 1
         self.out = set()

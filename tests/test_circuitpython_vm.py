@@ -28,7 +28,7 @@ GAMES = {
 }
 # Over the budget today (smallest heap measured by `make bench`, K and K+8 both running):
 # where a mode does not fit yet, its game runs in this heap, and the budget run is expected
-# to fail until the firmware's RAM comes down (see the README's bench table). The modules of
+# to fail until the firmware's RAM comes down (see docs/bench.md). The modules of
 # a game intern more than 620 names: the VM then needs a 6th qstr pool, 640 entries (~4.6 KB)
 # in one piece, and whether a heap that size has one free by the end of the game (the
 # "allocating 640 bytes" of the failures) is the luck of fragmentation: a heap 8 K larger may

@@ -9,7 +9,7 @@ from potager.core.compat import const
 ROWS = const(5)
 COLS = const(21)
 # Columns where the renderer splits a row into separately drawn labels: a score changing in
-# one player's cell redraws one segment, not the row (see the display budget in the README).
+# one player's cell redraws one segment, not the row (see the display budget in docs/bench.md).
 SEGMENTS = (0, 5, 10, 16, 21)
 
 # Player colours: (LED colour, OLED symbol, text key). The symbol is the cue that does not
