@@ -3,14 +3,17 @@
 BG Stats (the Board Game Stats app) imports a play from a link
 ``bgstats://app.bgstatsapp.com/createPlay.html?data=<URL-encoded JSON>`` (or the same path
 on ``https://app.bgstatsapp.com``); its fields are in docs/export.md, with where they are
-documented. `sourcePlayId` is the same for a game however often and however (serial or NVM
-image) it is exported, so BG Stats can tell a play it already has.
+documented: only those are sent. `sourcePlayId` is the same for a game however often and
+however (serial or NVM image) it is exported, so BG Stats can tell a play it already has.
 """
 
 import hashlib
 import json
 import urllib.parse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Optional
+
+from host_tools.common import firmware
 
 if TYPE_CHECKING:
     from host_tools.export import Game
@@ -55,24 +58,67 @@ def _player_id(game: "Game", p: int) -> str:
     return "name:" + name if name else "seat:" + str(p + 1)
 
 
-def _comments(game: "Game") -> str:
-    parts = ["Potager game %d (%s)." % (game.seq, game.mode)]
-    if game.date_is == "exact":
-        parts.append("Date exact (from the device's uptime at the export).")
-    elif game.date_is == "estimate":
-        parts.append("Date estimated (%s)." % (game.date_why or "no exact clock"))
-    else:
-        parts.append("Date unknown: BG Stats dates it at the import.")
-    if game.dur is None:
-        parts.append("Duration unknown.")
-    return " ".join(parts)
+# mode -> (its English texts, the key of its tie-break's words on the results screen)
+TIE_RULES = {
+    "hortis": ("potager.lang.en_hortis", "hortis.tie_rule"),
+    "hortis-automne": ("potager.lang.en_hortis", "hortis.tie_rule"),
+    "horticolor": ("potager.lang.en_horticolor", "hc.tie_rule"),
+    "arboretum": ("potager.lang.en_arboretum", "a.tie_break_rule"),
+}
+
+
+def ranks(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Each seat's place as the device's results screen shows it (potager.ui.results): the
+    winners first (the game's tie-break already applied), then the best totals; a place is
+    shared only by a tie the tie-break left shared, or equal totals below the winners."""
+    order = sorted(range(len(totals)), key=lambda p: (p not in winners, -totals[p], p))
+    out = [0] * len(totals)
+    place = 0
+    for i, p in enumerate(order):
+        before = order[i - 1]
+        if i == 0 or (before in winners) != (p in winners) or totals[p] != totals[before]:
+            place = i + 1
+        out[p] = place
+    return out
+
+
+def _text(module: str, key: str) -> str:
+    texts = firmware("potager.lang").Texts([firmware(module).T])
+    return str(texts.get(key) or key)
+
+
+def tie_words(game: "Game") -> list[str]:
+    """What the results screen said of a tie, in its own words: the tie-break that left
+    fewer winners than were tied ("Tie: most dice won"), a win shared."""
+    if not game.winners:
+        return []
+    best = max(game.totals)
+    tied = sum(1 for t in game.totals if t == best)
+    out = []
+    if tied > len(game.winners) and game.mode in TIE_RULES:
+        out.append(_text(*TIE_RULES[game.mode]))
+    if len(game.winners) > 1:
+        out.append(_text("potager.lang.en", "res.still_shared" if out else "res.tie_shared"))
+    return out
+
+
+def comments(game: "Game") -> str:
+    """The play's note in BG Stats, short, for the players: which game of the device it
+    was, a date that is not exact, how a tie went. How a date was estimated goes to the
+    export's report (export.bgstats_report), not here."""
+    parts = ["Potager game %d" % game.seq]
+    if game.date_is == "estimate":
+        parts.append("Date estimated")
+    elif game.date_is != "exact":
+        parts.append("Date unknown")
+    return " · ".join(parts + tie_words(game))
 
 
 def play(
     game: "Game", device: str, free_name: Optional[str] = None, location: Optional[str] = None
 ) -> dict[str, Any]:
     """The BG Stats play of a game (the object a createPlay link carries)."""
-    from host_tools.export import colour_name, date_text
+    from host_tools.export import date_text
 
     name, bgg = game_name(game.mode, free_name)
     source_game = "potager-" + game.mode
@@ -90,15 +136,16 @@ def play(
         out["durationMin"] = max(1, round(game.dur / 60)) if game.dur else 0
     if location:
         out["location"] = location
-    out["comments"] = _comments(game)
+    out["comments"] = comments(game)
     out["game"] = info
+    place = ranks(game.totals, game.winners)
     out["players"] = [
         {
             "name": game.name(p),
             "score": game.totals[p],
             "winner": p in game.winners,
+            "rank": place[p],
             "startPlayer": p == game.first,
-            "color": colour_name(game.colours[p]),
             "role": "",
             "sourcePlayerId": _player_id(game, p),
         }
@@ -112,20 +159,82 @@ def link(data: dict[str, Any], web: bool = False) -> str:
     return (WEB_LINK if web else LINK) + urllib.parse.quote(text, safe="")
 
 
+PAGE_STYLE = (
+    "body{font-family:system-ui,sans-serif;margin:1em auto;padding:0 1em;max-width:38em;"
+    "line-height:1.4}"
+    "li{margin:0 0 2.5em}"
+    "a.play{display:block;padding:.5em 0;font-size:1.2em}"
+    "svg.qr{display:block;width:100%;max-width:36em;height:auto;shape-rendering:crispEdges}"
+)
+
+
+def qr_svg(text: str, title: str = "") -> Optional[str]:
+    """`text` as a QR code, an SVG element for the page (black on white, 4 modules of quiet
+    zone, sized by the page's style); None when it does not fit a QR code."""
+    import segno
+
+    try:
+        code = segno.make_qr(text, error="l", boost_error=True)
+    except segno.DataOverflowError:
+        return None
+    svg = code.svg_inline(
+        scale=1, border=4, omitsize=True, dark="#000", light="#fff", svgclass="qr", title=title
+    )
+    return str(svg)
+
+
+def _label(data: dict[str, Any]) -> str:
+    when = data.get("playDate", "")[:16] or "date unknown"
+    return "%s, %s" % (data["game"]["name"], when)
+
+
+def _scores(data: dict[str, Any]) -> str:
+    players = sorted(data["players"], key=lambda p: p["rank"])
+    return " · ".join(
+        "%s%s %d" % (p["name"], " ★" if p["winner"] else "", p["score"]) for p in players
+    )
+
+
+def has_qr() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("segno") is not None
+
+
 def links_html(plays: list[dict[str, Any]]) -> str:
-    """A page to open on the phone that has BG Stats: one link per play."""
+    """A page for the phone that has BG Stats, readable on it: per play a link to tap, and
+    its QR code (the web link) to scan with that phone from a computer's screen (none
+    without segno: export.write_plays says so)."""
     import html
 
+    qr = has_qr()
     rows = []
     for data in plays:
-        label = "%s (%s)" % (data["game"]["name"], data.get("playDate", "date unknown"))
+        label = _label(data)
+        web = link(data, True)
+        svg = qr_svg(web, "BG Stats: " + label) if qr else ""
+        code = (
+            "<p>(too long for a QR code: open this page on the phone)</p>" if svg is None else svg
+        )
         rows.append(
-            '<li><a href="%s">%s</a> &middot; <a href="%s">web</a></li>'
-            % (html.escape(link(data)), html.escape(label), html.escape(link(data, True)))
+            '<li><a class="play" href="%s">%s</a>\n<p>%s</p>\n%s\n<p><a href="%s">%s</a></p></li>'
+            % (
+                html.escape(link(data)),
+                html.escape(label),
+                html.escape(_scores(data)),
+                code,
+                html.escape(web),
+                "the same play on app.bgstatsapp.com",
+            )
         )
     return (
-        '<!doctype html>\n<meta charset="utf-8">\n<title>Potager: plays for BG Stats</title>\n'
-        "<h1>Plays for BG Stats</h1>\n<p>Tap a play to import it in BG Stats.</p>\n<ul>\n"
+        '<!doctype html>\n<html lang="en">\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<title>Potager: plays for BG Stats</title>\n<style>%s</style>\n"
+        "<h1>Plays for BG Stats</h1>\n"
+        "<p>On the phone that has BG Stats, tap a play to import it. On a computer, scan the "
+        "play's code with that phone's camera.</p>\n<ol>\n"
+        % PAGE_STYLE
         + "\n".join(rows)
-        + "\n</ul>\n"
+        + "\n</ol>\n</html>\n"
     )

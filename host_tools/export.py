@@ -11,13 +11,15 @@ Sources (one of):
 Outputs (any of; JSON on standard output when none is named):
   --format F      standard output: json, csv, bgstats (a BG Stats play per line) or
                   bgstats-links (a bgstats:// link per line)
-  --out DIR       BG Stats plays as DIR/<sourcePlayId>.json, and DIR/links.html
+  --out DIR       BG Stats plays as DIR/<sourcePlayId>.json, and DIR/links.html (a link and
+                  a QR code per play, for the phone)
   --csv OUT.csv   one row per player per game: seq,mode,player,colour,total,winner,name,
                   start,date,date_is,duration_s
   --json OUT.json [{"seq", "mode", "date", "date_is", "duration_s", "start_player",
                     "players": [{"seat", "name", "colour", "total", "winner", "start"}]}]
   --png OUT.png --game SEQ      a bar chart of one game's totals (Pillow, deterministic)
-  --game NAME, --location TEXT  BG Stats: the free-score games' name, where they were played
+  --free-name NAME, --location TEXT
+                                BG Stats: the free-score games' name, where they were played
 
 Games are dated from the device's power session and uptime (exact for the export's own
 session, else an estimate; see date_games). Input is bounded and checked: an NVM image is a
@@ -507,7 +509,10 @@ def read_serial(
                     if rx.started or rx.headerless:
                         warn("timeout: no END (no export line for %g s)" % timeout)
                     else:
-                        warn("timeout: no export received within %g s" % timeout)
+                        warn(
+                            "timeout: no export received within %g s (--timeout S waits longer)"
+                            % timeout
+                        )
                 break
     except OSError as e:  # pyserial's SerialException included: unplugged, port gone
         if pending:
@@ -861,8 +866,33 @@ def _write_file(path: Path, text: str, source: Optional[Path], warn: Warn) -> in
 
 def bgstats_plays(args: argparse.Namespace, games: list[Game], device: str) -> list[dict[str, Any]]:
     bgstats = importlib.import_module("host_tools.bgstats")
-    free = None if args.png is not None else args.game
-    return [bgstats.play(g, device, free, args.location) for g in games]
+    return [bgstats.play(g, device, args.free_name, args.location) for g in games]
+
+
+def bgstats_report(games: Sequence[Game]) -> list[str]:
+    """For the person exporting: how the plays' dates were made, where a play's note in
+    BG Stats only says "Date estimated" or "Date unknown"."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for game in games:
+        if game.date_is == "estimate":
+            key = ("estimate", game.date_why or "no exact clock")
+        elif game.date_is != "exact":
+            key = ("unknown", "recorded before export format 2")
+        else:
+            continue
+        groups.setdefault(key, []).append(game.seq)
+    out = []
+    for (kind, why), seqs in groups.items():
+        one = len(seqs) == 1
+        which = ("game " if one else "games ") + ", ".join(map(str, seqs))
+        if kind == "estimate":
+            out.append("note: %s: %s estimated (%s)" % (which, "date" if one else "dates", why))
+        else:
+            them = "it" if one else "them"
+            out.append(
+                "note: %s: undated (%s): BG Stats dates %s at the import" % (which, why, them)
+            )
+    return out
 
 
 def stdout_text(fmt: str, args: argparse.Namespace, games: list[Game], device: str) -> str:
@@ -884,6 +914,9 @@ def write_outputs(
     status = 0
     source = args.nvm
     files = (args.csv, args.json, args.png, args.out)
+    if args.out is not None or (args.format or "").startswith("bgstats"):
+        for line in bgstats_report(games):
+            warn(line)
     if args.format is not None or all(f is None for f in files):
         fmt = args.format or "json"
         if not (fmt.startswith("bgstats") and args.out is not None):
@@ -932,6 +965,8 @@ def write_plays(
         return 2
     status = 0
     plays = bgstats_plays(args, games, device)
+    if not bgstats.has_qr():
+        warn("--out: segno is not installed (pip install segno): links.html has no QR codes")
     for data in plays:
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
         path = out / (data["sourcePlayId"] + ".json")
@@ -976,10 +1011,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="OUT.csv", type=Path, help="one row per player per game")
     p.add_argument("--json", metavar="OUT.json", type=Path, help="a list of games")
     p.add_argument("--png", metavar="OUT.png", type=Path, help="a bar chart of --game SEQ")
+    p.add_argument("--game", metavar="SEQ", help="--png: the number of the game it draws")
     p.add_argument(
-        "--game",
-        metavar="SEQ|NAME",
-        help="with --png: the game it draws; with BG Stats: the name of the free-score games",
+        "--free-name",
+        metavar="NAME",
+        help="BG Stats: the name of the free-score games (default: Free score (Potager))",
     )
     p.add_argument(
         "--format",
@@ -987,7 +1023,10 @@ def parser() -> argparse.ArgumentParser:
         help="what standard output gets (default json, when no file is named)",
     )
     p.add_argument(
-        "--out", metavar="DIR", type=Path, help="BG Stats: a file per game, and links.html"
+        "--out",
+        metavar="DIR",
+        type=Path,
+        help="BG Stats: a file per game, and links.html (links and QR codes for the phone)",
     )
     p.add_argument("--location", metavar="TEXT", help="BG Stats: where the games were played")
     return p
@@ -1001,16 +1040,25 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     if args.timeout is None:
         args.timeout = DEFAULT_TIMEOUT
     args.seq = None
+    if args.game is not None and not _NUMBER.match(args.game):
+        raise _Usage(
+            "--game SEQ is a game's number (for --png): the free-score games are named "
+            "with --free-name NAME"
+        )
     if args.png is not None:
-        if args.game is None or not _NUMBER.match(args.game):
+        if args.game is None:
             raise _Usage("--png OUT.png goes with --game SEQ (a game's number)")
         args.seq = int(args.game)
+    elif args.game is not None:
+        raise _Usage("--game SEQ goes with --png OUT.png (the chart of that game)")
     bgstats = args.out is not None or (args.format or "").startswith("bgstats")
-    if args.png is None and args.game is not None and not bgstats:
-        raise _Usage("--game goes with --png (a game's number) or BG Stats (a game's name)")
+    if not bgstats:
+        for option, value in (("--free-name", args.free_name), ("--location", args.location)):
+            if value is not None:
+                raise _Usage("%s is for BG Stats plays: --format bgstats or --out DIR" % option)
     if args.out is not None and args.format is not None and not args.format.startswith("bgstats"):
         raise _Usage("--out DIR is for BG Stats plays: --format bgstats")
-    for option, text in (("--game", args.game), ("--location", args.location)):
+    for option, text in (("--free-name", args.free_name), ("--location", args.location)):
         if text is not None and (not _is_text(text) or not 0 < len(text) <= 100):
             raise _Usage("%s: not a short line of text" % option)
     paths = [p for p in (args.csv, args.json, args.png, args.out) if p is not None]

@@ -18,6 +18,7 @@ import tempfile
 import time
 import urllib.parse
 from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -268,7 +269,7 @@ def test_the_user_has_the_timeout_to_start_the_export():
     rx, messages, port = receive([9.0, *LINES])
     assert rx.complete and messages == []
     rx, messages, port = receive([11.0, *LINES])
-    assert messages == ["timeout: no export received within 10 s"]
+    assert messages == ["timeout: no export received within 10 s (--timeout S waits longer)"]
     assert not rx.complete and rx.sorted_games() == []
     assert port.t == pytest.approx(10.0, abs=export.READ_SLICE)
 
@@ -926,7 +927,7 @@ def test_port_nothing_received_writes_nothing(tmp_path, run, fake_port):
     assert (status, out) == (1, "")
     assert err == [
         WAITING,
-        "timeout: no export received within 10 s",
+        "timeout: no export received within 10 s (--timeout S waits longer)",
         "incomplete transfer: 0 games received intact, nothing written",
     ]
     assert csv_path.read_text() == "an earlier export\n"
@@ -983,11 +984,16 @@ def test_port_through_a_real_pseudo_terminal(tmp_path, run, monkeypatch):
         (["--port", "a", "--timeout", "0"], ["above 0"]),
         (["--port", "a", "--timeout", "soon"], ["not a number of seconds"]),
         (["--nvm", "b", "--png", "g.png"], ["--png OUT.png goes with --game SEQ"]),
-        (["--nvm", "b", "--game", "3"], ["--game goes with --png"]),
-        (["--nvm", "b", "--png", "g.png", "--game", "three"], ["goes with --game SEQ"]),
+        (["--nvm", "b", "--game", "3"], ["--game SEQ goes with --png OUT.png"]),
+        (["--nvm", "b", "--format", "bgstats", "--game", "3"], ["--game SEQ goes with --png"]),
+        (["--nvm", "b", "--png", "g.png", "--game", "three"], ["--game SEQ is a game's number"]),
+        # the name of the free-score games has its own flag: --game is only ever a number
+        (["--nvm", "b", "--format", "bgstats", "--game", "Cascadia"], ["--free-name NAME"]),
+        (["--nvm", "b", "--free-name", "Cascadia"], ["--free-name is for BG Stats plays"]),
+        (["--nvm", "b", "--csv", "h.csv", "--location", "Home"], ["--location is for BG Stats"]),
         (["--nvm", "b", "--format", "xml"], ["invalid choice"]),
         (["--nvm", "b", "--format", "csv", "--out", "d"], ["--out DIR is for BG Stats"]),
-        (["--nvm", "b", "--format", "bgstats", "--game", "\ud800"], ["--game: not a short"]),
+        (["--nvm", "b", "--format", "bgstats", "--free-name", "\ud800"], ["--free-name: not a"]),
         (["--nvm", "b", "--format", "bgstats", "--location", "x" * 101], ["--location"]),
         (["--nvm", "b", "--json", "b"], ["is the input b: it is never written over"]),
         (["--nvm", "b", "--png", "./b", "--game", "1"], ["never written over"]),
@@ -1006,7 +1012,8 @@ def test_bad_arguments(run, argv, words):
 def test_help(run):
     status, out, err = run("--help")
     assert status == 0 and err == []
-    for word in ("--port", "--nvm", "--csv", "--json", "--png", "--game", "--timeout"):
+    for word in ("--port", "--nvm", "--csv", "--json", "--png", "--game", "--free-name",
+                 "--timeout", "default 10"):  # fmt: skip
         assert word in out
 
 
@@ -1036,20 +1043,40 @@ def test_through_the_dispatcher(tmp_path):
 
 
 # --- BG Stats ------------------------------------------------------------------------------
-# The fields of a createPlay link's JSON (docs/export.md cites the BG Stats page)
-PLAY_FIELDS = {"sourceName", "sourcePlayId", "playDate", "durationMin", "location", "comments",
-               "game", "players", "board"}  # fmt: skip
-GAME_FIELDS = {"name", "bggId", "highestWins", "noPoints", "sourceGameId"}
-PLAYER_FIELDS = {"name", "score", "winner", "startPlayer", "color", "role", "sourcePlayerId",
-                 "rank"}  # fmt: skip
+# The documented fields of a createPlay link's JSON, the only ones the export may send: BG Stats,
+# "Push plays to BG Stats from other apps or websites",
+# https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
+# (its example play; docs/export.md). A player's colour is not among them.
+DOCUMENTED = {
+    "": {"sourceName", "sourcePlayId", "playDate", "durationMin", "location", "comments",
+         "board", "game", "players"},
+    "game": {"name", "bggId", "highestWins", "noPoints", "sourceGameId"},
+    "players": {"name", "score", "winner", "startPlayer", "rank", "role", "sourcePlayerId"},
+}  # fmt: skip
+PLAY_FIELDS, GAME_FIELDS, PLAYER_FIELDS = DOCUMENTED[""], DOCUMENTED["game"], DOCUMENTED["players"]
 DATA = ROOT / "tests" / "data"
+
+
+def undocumented(value, where=""):
+    """Every field of a play (at any depth) that DOCUMENTED does not list, as "game.x"."""
+    found = []
+    if isinstance(value, list):
+        for item in value:
+            found += undocumented(item, where)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key not in DOCUMENTED.get(where, set()):
+                found.append((where + "." if where else "") + key)
+            elif isinstance(item, dict | list):
+                found += undocumented(item, key)
+    return found
 
 
 def check_play_fields(play):
     """Only documented fields, each of its documented type."""
-    assert set(play) <= PLAY_FIELDS
+    assert undocumented(play) == []
     assert {"sourceName", "sourcePlayId", "game", "players"} <= set(play)
-    assert set(play["game"]) <= GAME_FIELDS and isinstance(play["game"]["name"], str)
+    assert isinstance(play["game"]["name"], str)
     if "playDate" in play:
         datetime.strptime(play["playDate"], "%Y-%m-%d %H:%M:%S")
     if "durationMin" in play:
@@ -1059,6 +1086,7 @@ def check_play_fields(play):
         assert isinstance(player["name"], str) and player["name"]
         assert isinstance(player["score"], int) and isinstance(player["winner"], bool)
         assert isinstance(player["startPlayer"], bool)
+        assert isinstance(player["rank"], int) and 1 <= player["rank"] <= len(play["players"])
     assert sum(p["startPlayer"] for p in play["players"]) <= 1
 
 
@@ -1083,18 +1111,22 @@ def game_night(tmp_path_factory):
     return nvm, lines
 
 
-# what the scripts play: totals, winners and the start player of each game
-NIGHT = [([0, 3, 1, 0], [1], 1), ([3, 0, 0, 0], [0], 0), ([-1, 0, 0, 0], [1, 2, 3], 0)]
+# what the scripts play: totals, winners and the start player of each game, and the places
+NIGHT = [
+    ([0, 3, 1, 0], [1], 1, [3, 1, 2, 3]),
+    ([3, 0, 0, 0], [0], 0, [1, 2, 2, 2]),
+    ([-1, 0, 0, 0], [1, 2, 3], 0, [4, 1, 1, 1]),
+]
 
 
 def check_night(plays):
     assert len(plays) == 3  # one play per finished game
-    for play, (totals, winners, first) in zip(plays, NIGHT, strict=True):
+    for play, (totals, winners, first, places) in zip(plays, NIGHT, strict=True):
         check_play_fields(play)
         assert play["sourceName"] == "Potager"
         assert play["game"]["name"] == "Free score (Potager)"
         assert [p["name"] for p in play["players"]] == ["P1", "P2", "P3", "P4"]
-        assert [p["color"] for p in play["players"]] == ["red", "blue", "green", "yellow"]
+        assert [p["rank"] for p in play["players"]] == places
         assert [p["score"] for p in play["players"]] == totals
         assert [p["winner"] for p in play["players"]] == [p in winners for p in range(4)]
         assert [p["startPlayer"] for p in play["players"]] == [p == first for p in range(4)]
@@ -1110,11 +1142,16 @@ def test_bgstats_from_a_simulator_image(game_night, tmp_path, run):
     image_copy.write_bytes(nvm.read_bytes())
     os.utime(image_copy, (T0.timestamp(), T0.timestamp()))
     status, out, err = run("--nvm", image_copy, "--format", "bgstats")
-    assert (status, err) == (0, [])
+    assert (status, err) == (0, [EARLIER_SESSIONS, "note: game 3: date estimated (from the date "
+                                 "of the saved image)"])  # fmt: skip
     plays = [json.loads(line) for line in out.splitlines()]
     check_night(plays)
-    # an image has no clock: every date is an estimate, and says so
-    assert all("Date estimated" in p["comments"] for p in plays)
+    # an image has no clock: every date is an estimate, and the play's note says so, shortly
+    assert [p["comments"] for p in plays] == [
+        "Potager game 1 · Date estimated",
+        "Potager game 2 · Date estimated",
+        "Potager game 3 · Date estimated · Tie: a shared win",
+    ]
     # the last game's session is the image's: dated back from the file's date
     status, out, _ = run("--nvm", image_copy)
     games = json.loads(out)
@@ -1131,12 +1168,18 @@ def test_bgstats_from_a_simulator_image(game_night, tmp_path, run):
     ]
 
 
+EARLIER_SESSIONS = (
+    "note: games 1, 2: dates estimated (played before the device was last switched on, for how "
+    "long it was off is unknown: the latest it can have been)"
+)
+
+
 def test_bgstats_from_the_serial_export(game_night, tmp_path, run, fake_port):
     nvm, lines = game_night
     assert lines[0].startswith(b"POTAGER 2 3 3 ")  # format 2, 3 games, power session 3
     fake_port(lines)
     status, out, err = run("--port", "/dev/ttyACM0", "--format", "bgstats")
-    assert (status, err) == (0, [WAITING])
+    assert (status, err) == (0, [WAITING, EARLIER_SESSIONS])
     plays = [json.loads(line) for line in out.splitlines()]
     check_night(plays)
     # game 3 was played in the session of the export: dated exactly from the uptime
@@ -1146,9 +1189,12 @@ def test_bgstats_from_the_serial_export(game_night, tmp_path, run, fake_port):
     ended = T0 - timedelta(seconds=up_now - int(game3[9]))
     started = ended - timedelta(seconds=int(game3[7]))
     assert plays[2]["playDate"] == started.strftime("%Y-%m-%d %H:%M:%S")
-    assert "Date exact" in plays[2]["comments"]
+    assert plays[2]["comments"] == "Potager game 3 · Tie: a shared win"  # exact: not a word
     # games 1 and 2 were played before the device was switched on again: estimates
-    assert all("Date estimated" in p["comments"] for p in plays[:2])
+    assert [p["comments"] for p in plays[:2]] == [
+        "Potager game 1 · Date estimated",
+        "Potager game 2 · Date estimated",
+    ]
     assert plays[0]["playDate"] < plays[1]["playDate"] < plays[2]["playDate"]
     # the image of the same device gives the same plays the same ids: no duplicate import
     status, out, _ = run("--nvm", nvm, "--format", "bgstats")
@@ -1157,10 +1203,19 @@ def test_bgstats_from_the_serial_export(game_night, tmp_path, run, fake_port):
     ]
 
 
+# what the person exporting HISTORY from an image is told of its dates (its plays just say
+# "Date estimated")
+IMAGE_NOTES = [
+    "note: game 1: date estimated (played before the device was last switched on, for how long "
+    "it was off is unknown: the latest it can have been)",
+    "note: games 2, 3: dates estimated (from the date of the saved image)",
+]
+
+
 def test_bgstats_links_and_files(tmp_path, run):
     path = write_image(tmp_path, image(HISTORY))
-    status, out, err = run("--nvm", path, "--format", "bgstats", "--game", "Cascadia")
-    assert (status, err) == (0, [])
+    status, out, err = run("--nvm", path, "--format", "bgstats", "--free-name", "Cascadia")
+    assert (status, err) == (0, IMAGE_NOTES)
     plays = [json.loads(line) for line in out.splitlines()]
     assert [p["game"]["name"] for p in plays] == ["HORTIS", "Cascadia", "Arboretum"]
     assert plays[2]["game"]["bggId"] == 140934  # the only id checked: the others left out
@@ -1171,7 +1226,7 @@ def test_bgstats_links_and_files(tmp_path, run):
     assert [p["playDate"] for p in plays] == DATES
     for play in plays:
         check_play_fields(play)
-    status, out, err = run("--nvm", path, "--format", "bgstats-links", "--game", "Cascadia")
+    status, out, err = run("--nvm", path, "--format", "bgstats-links", "--free-name", "Cascadia")
     links = out.splitlines()
     assert len(links) == 3
     for link, play in zip(links, plays, strict=True):
@@ -1180,7 +1235,7 @@ def test_bgstats_links_and_files(tmp_path, run):
         assert json.loads(urllib.parse.unquote(link[len(prefix) :])) == play
     out_dir = tmp_path / "plays"
     status, out, err = run("--nvm", path, "--out", out_dir, "--location", "Home")
-    assert (status, out, err) == (0, "", [])
+    assert (status, out, err) == (0, "", IMAGE_NOTES)
     files = sorted(out_dir.glob("potager-*.json"))
     assert len(files) == 3
     written = [json.loads(f.read_text("utf-8")) for f in files]
@@ -1188,6 +1243,67 @@ def test_bgstats_links_and_files(tmp_path, run):
     assert all(p["location"] == "Home" for p in written)
     page = (out_dir / "links.html").read_text("utf-8")
     assert page.count("bgstats://app.bgstatsapp.com/createPlay.html?data=") == 3
+    check_links_page(page, written)
+
+
+class Page(HTMLParser):
+    """What a phone gets of links.html: its meta tags, and per play (li) its links and the
+    SVG elements of its QR code as written."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.text = text
+        self.meta: list[dict] = []
+        self.items: list[dict] = []
+        self.svg_start = None
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        if tag == "meta":
+            self.meta.append(found)
+        elif tag == "li":
+            self.items.append({"links": [], "svgs": []})
+        elif tag == "a" and self.items:
+            self.items[-1]["links"].append(found["href"])
+        elif tag == "svg":
+            self.svg_start = self.getpos()
+
+    def handle_endtag(self, tag):
+        if tag == "svg" and self.svg_start is not None:
+            lines = self.text.splitlines(keepends=True)
+
+            def offset(pos):
+                return sum(len(line) for line in lines[: pos[0] - 1]) + pos[1]
+
+            start, end = offset(self.svg_start), offset(self.getpos())
+            self.items[-1]["svgs"].append(self.text[start : end + len("</svg>")])
+            self.svg_start = None
+
+
+def check_links_page(page, plays):
+    """links.html: readable on a phone (its viewport), a play per item in the order given, its
+    bgstats:// link to tap, and one QR code made from its web link (segno again gives the same
+    SVG, and the code's matrix is that of the link and of no other play's)."""
+    bgstats = pytest.importorskip("host_tools.bgstats")
+    segno = pytest.importorskip("segno")
+    parsed = Page(page)
+    viewports = [m for m in parsed.meta if m.get("name") == "viewport"]
+    assert [m["content"] for m in viewports] == ["width=device-width, initial-scale=1"]
+    assert len(parsed.items) == len(plays)
+    matrices = set()
+    for item, play in zip(parsed.items, plays, strict=True):
+        web = bgstats.link(play, web=True)
+        assert item["links"][0] == bgstats.link(play)
+        assert web in item["links"]
+        assert len(item["svgs"]) == 1  # one QR code per play
+        assert item["svgs"][0] == bgstats.qr_svg(web, "BG Stats: " + bgstats._label(play))
+        code = segno.make_qr(web, error="l")
+        again = segno.make_qr(web, error="l")
+        assert code.matrix == again.matrix and code.version <= 40
+        matrices.add(bytes(b for row in code.matrix for b in row))
+    assert len(matrices) == len(plays)  # each play's code is its own
 
 
 def test_bgstats_play_ids_are_stable_and_distinct():
@@ -1216,9 +1332,13 @@ def test_format_1_lines_and_records_are_still_read(tmp_path, run, fake_port):
     path = write_image(tmp_path, image(old))
     status, out, err = run("--nvm", path, "--format", "bgstats")
     plays = [json.loads(line) for line in out.splitlines()]
-    assert (status, err, len(plays)) == (0, [], 2)
+    undated = "note: games 1, 2: undated (recorded before export format 2): BG Stats dates them at"
+    assert (status, err, len(plays)) == (0, [undated + " the import"], 2)
     assert all("playDate" not in p and "durationMin" not in p for p in plays)
-    assert all("Date unknown" in p["comments"] for p in plays)
+    assert [p["comments"] for p in plays] == [
+        "Potager game 1 · Date unknown",
+        "Potager game 2 · Date unknown · Tie: fewer cards won",  # Horticolor's tie-break
+    ]
     assert not any(pl["startPlayer"] for p in plays for pl in p["players"])
 
 
@@ -1262,6 +1382,7 @@ def nvm_with(tmp_path, hist, name="nvm.bin"):
 def test_hostile_nvm_records_are_skipped_in_one_line(tmp_path, run, record, words):
     path = nvm_with(tmp_path, [*HISTORY, record])
     status, out, err = run("--nvm", path, "--csv", tmp_path / "h.csv", "--format", "bgstats")
+    err = [line for line in err if not line.startswith("note: ")]  # how the dates were made
     assert status == 1
     assert len(err) == 1 and "history record 4" in err[0] and words in err[0], err
     assert len(out.splitlines()) == 3  # the good games all came through
