@@ -13,6 +13,7 @@ COMMANDS = {
     "sim": "run the firmware on the simulated board (terminal UI, or --headless --script)",
     "score": "score a finished game from JSON with the device's rule core",
     "deploy": "copy the firmware to a CIRCUITPY drive",
+    "bundle": "zip the CIRCUITPY drive's files, one zip per CircuitPython major",
     "export": "finished games from USB serial or an NVM image: CSV, JSON, PNG, BG Stats",
     "bench": "measure the budgets (display traffic, heap, flash wear)",
     "cuts": "power cuts in pairs over whole games: each boot resumes the last save",

@@ -9,8 +9,11 @@ their pinned versions, from this venv. By default ``potager/`` and the libraries
 ``.mpy`` (less RAM on the board), compiled with the mpy-cross of the board's CircuitPython
 major version (read from ``boot_out.txt``): ``--mpy-cross PATH``, else ``$MPY_CROSS``, else
 the first ``mpy-cross*`` on PATH or in ``mpy-cross/`` of the project whose ``--version`` says
-that major. ``--py`` deploys the sources. CircuitPython 9 and 10 only, either way; a garbled
-``boot_out.txt`` is refused.
+that major. When none is found, the sources go, with one line saying so and how to get
+``.mpy``; one given by ``--mpy-cross`` or ``$MPY_CROSS`` that is not right is refused.
+``--py`` deploys the sources. CircuitPython 9 and 10 only, either way; a garbled
+``boot_out.txt`` is refused. ``python -m host_tools bundle`` zips the same files for copying
+by hand.
 
 The user's files are never hurt. Deploy keeps a record of what it wrote on the drive
 (``.potager-deploy.json``: path -> sha256); a file is deploy's when the record has it
@@ -18,7 +21,7 @@ unchanged, or it already holds what deploy would write. Deploy then:
 - writes only changed files (CircuitPython auto-reloads as little as possible);
 - removes only its own files that the firmware no longer has (a ``.py`` twin would be
   imported instead of the new ``.mpy``); what it did not write stays, and one that is in the
-  way (at a path deploy writes, or a twin of one) stops it, unless ``--replace``;
+  way (at a path deploy writes, or a twin of one) stops it, naming them, unless ``--replace``;
 - never follows a symbolic link, never writes through one, looks only at ``code.py``,
   ``boot.py``, ``potager/``, ``lib/`` and its record: a symlink, FIFO, socket or device there,
   a file where a folder should be (or the reverse), an unreadable or read-only file: one line
@@ -33,14 +36,15 @@ mixed, whatever stops it:
    (CircuitPython reloads after writes, and would run whatever is there); the new files are
    renamed into place, stale ones removed, ``code.py`` last;
 4. the record says what the drive holds now.
+Step 2 prints its progress (files and bytes written of the total) a line at each tenth.
 A deploy killed anywhere is finished by the next plain deploy: the intent says which contents
 are deploy's, the ``.potager-tmp`` files are deploy's own, and so is the placeholder.
 
 Exit status:
   0  done (or, with --dry-run, what a real run would do is printed);
   2  refused before writing anything: bad arguments, not a CIRCUITPY drive, a CircuitPython
-     other than 9 or 10, a garbled boot_out.txt, no suitable mpy-cross, an odd or foreign
-     file in the way, not enough space;
+     other than 9 or 10, a garbled boot_out.txt, an mpy-cross given that is not the board's,
+     an odd or foreign file in the way, not enough space;
   3  the copy failed: read-only or full drive, I/O error, or a file read back differently
      (the message says whether the drive was left as it was or the next deploy finishes it).
 """
@@ -74,7 +78,9 @@ from host_tools.drive import (
     library_files,
     module_for,
     required_modules,
+    search_mpy_cross,
     source_files,
+    where_to_get_mpy_cross,
 )
 
 MANIFEST = ".potager-deploy.json"
@@ -95,11 +101,22 @@ GUARD_TMP = "code.py.guard" + TMP
 # Where statvfs is missing: CircuitPython's FAT12 on a 1-2 MB flash has 512-byte clusters.
 DEFAULT_CLUSTER = 512
 FAT_ENTRY = 32  # bytes of a FAT directory entry; a long name takes one more per 13 characters
+# A refusal names this many of the files in deploy's way, then counts the rest.
+NAMED_IN_THE_WAY = 12
+PROGRESS_STEPS = 10  # progress lines while writing: one at each tenth of the bytes
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 BINARY = getattr(os, "O_BINARY", 0)
 
-__all__ = ["BUILT_IN", "check_mpy_cross", "main", "module_for", "required_modules"]
+__all__ = [
+    "BUILT_IN",
+    "check_mpy_cross",
+    "firmware_files",
+    "main",
+    "module_for",
+    "record_bytes",
+    "required_modules",
+]
 
 
 def sha(data: bytes) -> str:
@@ -165,6 +182,7 @@ class Plan:
     unchanged: list[str] = field(default_factory=list)
     remove: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)  # not deploy's, in the way
+    replaced: list[str] = field(default_factory=list)  # not deploy's, taken over (--replace)
     kept: list[str] = field(default_factory=list)  # not deploy's, left alone
     new_dirs: list[str] = field(default_factory=list)
     leftovers: list[str] = field(default_factory=list)  # temporaries of a deploy cut short
@@ -180,7 +198,7 @@ class Plan:
 
     @property
     def bytes_to_write(self) -> int:
-        return sum(len(self.files[rel]) for rel in self.to_write)
+        return sum(len(self.files[rel]) for rel in self.staged)
 
     @property
     def guarded(self) -> bool:
@@ -490,6 +508,8 @@ def make_plan(
             plan.unchanged.append(rel)
         elif ours(rel, data) or replace:
             plan.update.append(rel)
+            if not ours(rel, data):
+                plan.replaced.append(rel)
         else:
             plan.foreign.append(rel)
     # what else of ours may be there: the package, and what the record names
@@ -517,6 +537,8 @@ def make_plan(
         twin = rel in shadows
         if ours(rel, data) or (twin and replace):
             plan.remove.append(rel)
+            if not ours(rel, data):
+                plan.replaced.append(rel)
         elif twin:
             plan.foreign.append(rel)
         else:
@@ -657,8 +679,31 @@ def _why(exc: OSError, rel: str) -> str:
     return f"{exc.strerror or exc}: {rel}"
 
 
-def apply(drive: Drive, plan: Plan) -> None:
-    """Write the plan as a transaction (module docstring); CopyFailed says how it ended."""
+class Progress:
+    """Files and bytes written of the total, a line at each tenth of the bytes and at the
+    last file: whole lines, flushed, so a log shows them as a terminal does."""
+
+    def __init__(self, files: int, size: int, steps: int = PROGRESS_STEPS):
+        self.files, self.size, self.steps = files, size, steps
+        self.done, self.written, self.shown = 0, 0, 0
+
+    def wrote(self, size: int) -> None:
+        self.done += 1
+        self.written += size
+        step = self.written * self.steps // self.size if self.size else self.steps
+        if step > self.shown or self.done == self.files:
+            self.shown = step
+            percent = self.written * 100 // self.size if self.size else 100
+            print(
+                f"  wrote   {self.done}/{self.files} files, {self.written:,} of "
+                f"{self.size:,} bytes ({percent}%)",
+                flush=True,
+            )
+
+
+def apply(drive: Drive, plan: Plan, progress: Progress | None = None) -> None:
+    """Write the plan as a transaction (module docstring); CopyFailed says how it ended.
+    `progress` hears of each file staged."""
     at = MANIFEST
     try:
         for at in plan.leftovers:  # not importable, only in the way: no transaction needed
@@ -683,6 +728,8 @@ def apply(drive: Drive, plan: Plan) -> None:
         for at in plan.staged:
             staged.append(at + TMP)
             _write(drive, at + TMP, plan.files[at])
+            if progress is not None:
+                progress.wrote(len(plan.files[at]))
         if plan.guarded:
             at = "code.py"
             staged.append(GUARD_TMP)
@@ -823,30 +870,75 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def firmware_files(
+    source: Path, mpy_cross: Path | None, board: str | None, requirements: Path
+) -> dict[str, bytes]:
+    """What deploy puts on a drive (and the bundle in its zip): path -> content."""
+    files = source_files(source, mpy_cross)
+    files.update(library_files(mpy_cross, board, requirements))
+    return files
+
+
+def choose_mpy_cross(given: Path | None, major: int) -> Path | None:
+    """The mpy-cross for the board's major; None, said in one line, when none is found. One
+    the user named (--mpy-cross, $MPY_CROSS) is used or refused, never passed over."""
+    if given is not None or os.environ.get("MPY_CROSS"):
+        return find_mpy_cross(major, given)
+    found = search_mpy_cross(major)
+    if found is None:
+        print(
+            f"deploy: no mpy-cross for CircuitPython {major} found, so the .py sources go (the "
+            f"board then needs more RAM); for .mpy, {where_to_get_mpy_cross(major)}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return found
+
+
+def in_the_way(plan: Plan) -> str:
+    """The refusal naming the files not deploy's in its way (NAMED_IN_THE_WAY of them, then a
+    count) and what --replace would do to them."""
+    rels = plan.foreign
+    torn = f" ({MANIFEST} was cut short, so deploy may have lost its own)"
+    torn = torn if plan.old_record.torn else ""
+    twins = [rel for rel in rels if rel not in plan.files]
+    if len(rels) == 1:
+        what = "remove it" if twins else "overwrite it"
+        return (
+            f"{rels[0]} on the drive was not written by deploy and is in its way{torn}: move "
+            f"it off the drive, or deploy with --replace to {what}"
+            + (" (CircuitPython would import it instead of the .mpy)" if twins else "")
+        )
+    named = ", ".join(rels[:NAMED_IN_THE_WAY])
+    if len(rels) > NAMED_IN_THE_WAY:
+        named += f" and {len(rels) - NAMED_IN_THE_WAY} more (--dry-run --replace lists them all)"
+    what = "overwrite them"
+    if twins:
+        what += (
+            f" ({len(twins)} of them .py beside the .mpy deploy writes: removed, as CircuitPython "
+            "would import them instead)"
+        )
+    return (
+        f"{len(rels)} files on the drive were not written by deploy and are in its way{torn}: "
+        f"{named}; move them off the drive, or deploy with --replace to {what}"
+    )
+
+
 def _deploy(args: argparse.Namespace) -> int:
     drive, boot_out = open_drive(args.to)
     version, major, board = read_boot_out(boot_out)
     if not args.requirements.is_file():
         raise Refused(f"{args.requirements} not found")
-    mpy_cross = None if args.py else find_mpy_cross(major, args.mpy_cross)
+    mpy_cross = None if args.py else choose_mpy_cross(args.mpy_cross, major)
     form = "sources" if mpy_cross is None else f".mpy by {mpy_cross}"
     print(f"deploy: {args.source} -> {drive.path} ({version}; board {board}; {form})")
-    files = source_files(args.source, mpy_cross)
-    files.update(library_files(mpy_cross, board, args.requirements))
+    files = firmware_files(args.source, mpy_cross, board, args.requirements)
     also_ours = {}
     if mpy_cross is not None:  # a past --py deploy of the same firmware is deploy's too
-        also_ours = source_files(args.source, None)
-        also_ours.update(library_files(None, board, args.requirements))
+        also_ours = firmware_files(args.source, None, board, args.requirements)
     plan = make_plan(drive, files, also_ours, args.replace)
     if plan.foreign:
-        first = plan.foreign[0]
-        more = f" (and {len(plan.foreign) - 1} more)" if len(plan.foreign) > 1 else ""
-        torn = f" ({MANIFEST} was cut short, so deploy may have lost its own)"
-        raise Refused(
-            f"{first}{more} on the drive was not written by deploy and is in its way"
-            f"{torn if plan.old_record.torn else ''}: move it off the drive, or deploy with "
-            "--replace to overwrite it"
-        )
+        raise Refused(in_the_way(plan))
     check_space(drive, plan, args.cluster_size)
 
     if plan.old_record.torn:
@@ -858,7 +950,10 @@ def _deploy(args: argparse.Namespace) -> int:
         print(f"  clean   {rel} (a stopped deploy's temporary file)")
     for verb, rels in (("add", plan.add), ("update", plan.update), ("remove", plan.remove)):
         for rel in rels:
-            print(f"  {verb:<7} {rel}")
+            if rel in plan.replaced:  # what --replace takes over: the user sees it named
+                print(f"  {'replace' if verb == 'update' else verb:<7} {rel} (not deploy's)")
+            else:
+                print(f"  {verb:<7} {rel}")
     for rel in plan.kept:  # a user's name may not be valid text: printed escaped, never fatal
         shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
         print(f"  keep    {printable(shown, 200)} (not written by deploy)")
@@ -872,8 +967,9 @@ def _deploy(args: argparse.Namespace) -> int:
             f"dry run, nothing written: would be {counts}; {plan.bytes_to_write:,} bytes to write"
         )
         return 0
+    sys.stdout.flush()  # the plan before the progress, in a log too
     try:
-        apply(drive, plan)
+        apply(drive, plan, Progress(len(plan.staged), plan.bytes_to_write))
     except CopyFailed as exc:
         print(f"deploy: copy failed: {printable(str(exc), limit=1000)}", file=sys.stderr)
         return 3

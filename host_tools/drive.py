@@ -114,19 +114,9 @@ def check_mpy_cross(mpy_cross: Path) -> str:
     return line
 
 
-def find_mpy_cross(major: int | None, given: Path | None = None) -> Path:
-    """The mpy-cross for CircuitPython `major`: --mpy-cross, else $MPY_CROSS, else the first
-    ``mpy-cross*`` on PATH or in MPY_CROSS_DIR whose ``--version`` says that major."""
-    chosen = given or (Path(os.environ["MPY_CROSS"]) if os.environ.get("MPY_CROSS") else None)
-    if chosen is not None:
-        found = circuitpython_major(check_mpy_cross(chosen))
-        if major is not None and found != major:
-            raise Refused(
-                f"mpy-cross {chosen} is CircuitPython {found}'s but the board runs "
-                f"CircuitPython {major}: .mpy files must match (get mpy-cross {major}.x from "
-                f"{MPY_CROSS_URL}, or use --py)"
-            )
-        return chosen
+def search_mpy_cross(major: int | None) -> Path | None:
+    """The first ``mpy-cross*`` on PATH or in MPY_CROSS_DIR whose ``--version`` says
+    CircuitPython `major` (any major when None), or None."""
     # Adafruit's builds are named like mpy-cross-linux-amd64-10.2.1.static: the version
     # each answers decides, names that carry the major go first
     folders = [d for d in (*os.environ.get("PATH", "").split(os.pathsep), str(MPY_CROSS_DIR)) if d]
@@ -143,6 +133,34 @@ def find_mpy_cross(major: int | None, given: Path | None = None) -> Path:
             continue
         if major is None or found == major:
             return candidate
+    return None
+
+
+def where_to_get_mpy_cross(major: int | None) -> str:
+    """How to get .mpy files, for a message: where mpy-cross comes from, how deploy finds it."""
+    which = f"mpy-cross {major}.x" if major is not None else "mpy-cross"
+    return (
+        f"get CircuitPython's {which} from {MPY_CROSS_URL} and give it with --mpy-cross PATH "
+        f"or $MPY_CROSS (or put it on PATH or in {MPY_CROSS_DIR})"
+    )
+
+
+def find_mpy_cross(major: int | None, given: Path | None = None) -> Path:
+    """The mpy-cross for CircuitPython `major`: --mpy-cross, else $MPY_CROSS, else
+    search_mpy_cross; refused when the one given is not of that major or none is found."""
+    chosen = given or (Path(os.environ["MPY_CROSS"]) if os.environ.get("MPY_CROSS") else None)
+    if chosen is not None:
+        found = circuitpython_major(check_mpy_cross(chosen))
+        if major is not None and found != major:
+            raise Refused(
+                f"mpy-cross {chosen} is CircuitPython {found}'s but the board runs "
+                f"CircuitPython {major}: .mpy files must match (get mpy-cross {major}.x from "
+                f"{MPY_CROSS_URL}, or use --py)"
+            )
+        return chosen
+    candidate = search_mpy_cross(major)
+    if candidate is not None:
+        return candidate
     which = f"CircuitPython {major}" if major is not None else "CircuitPython"
     raise Refused(
         f"no mpy-cross for {which} found (--mpy-cross PATH, $MPY_CROSS, or an mpy-cross* "
@@ -285,5 +303,7 @@ __all__ = [
     "library_sources",
     "module_for",
     "pinned_versions",
+    "search_mpy_cross",
     "source_files",
+    "where_to_get_mpy_cross",
 ]

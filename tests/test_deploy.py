@@ -3,16 +3,19 @@
 import errno
 import importlib.metadata
 import importlib.util
+import itertools
 import json
 import os
 import random
 import re
+import shlex
 import shutil
 import socket
 import stat
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -509,6 +512,82 @@ def test_circup_libraries_in_the_way_need_replace_and_others_stay(tmp_path, sour
     assert (drive / "lib/neopixel.py").read_bytes() == LIB_PY["lib/neopixel.py"]
     for rel, data in USER.items():
         assert (drive / rel).read_bytes() == data
+
+
+def test_the_refusal_names_every_file_in_the_way_and_replace_lists_them(
+    tmp_path, source, drive, capsys
+):
+    circup = {rel: b"# circup's\n" for rel in LIB_PY}  # what a circup install leaves
+    circup["potager/app.py"] = b"# a hand copy\n"
+    write_tree(drive, circup)
+    before = tree(tmp_path)
+    assert run(drive, source, "--py") == 2
+    err = refused(capsys, f"{len(circup)} files on the drive were not written by deploy")
+    for rel in circup:
+        assert rel in err, rel
+    assert "--replace to overwrite them" in err
+    assert tree(tmp_path) == before
+
+    assert run(drive, source, "--py", "--dry-run", "--replace") == 0
+    out = capsys.readouterr().out
+    assert sorted(re.findall(r"^  replace (\S+) \(not deploy's\)$", out, re.M)) == sorted(circup)
+    assert tree(tmp_path) == before
+
+
+def test_many_files_in_the_way_are_named_up_to_a_dozen_then_counted(
+    tmp_path, source, drive, capsys
+):
+    for i in range(20):
+        write_tree(source, {f"potager/m{i:02}.py": b"X = 1\n"})
+        write_tree(drive, {f"potager/m{i:02}.py": b"# an old hand copy\n"})
+    before = tree(tmp_path)
+    assert run(drive, source, "--py") == 2
+    err = refused(capsys, "20 files on the drive", "and 8 more", "--dry-run --replace")
+    assert [f"potager/m{i:02}.py" in err for i in range(20)] == [True] * 12 + [False] * 8
+    assert tree(tmp_path) == before
+
+
+def test_a_py_twin_in_the_way_is_named_as_one_replace_removes(
+    tmp_path, source, drive, capsys, no_mpy_cross
+):
+    write_tree(drive, {"lib/neopixel.py": b"# circup's, as source\n"})
+    mpy = fake_mpy_cross(tmp_path)
+    assert run(drive, source, "--mpy-cross", str(mpy)) == 2
+    refused(capsys, "lib/neopixel.py on the drive", "--replace to remove it", "instead of")
+    assert run(drive, source, "--mpy-cross", str(mpy), "--replace") == 0
+    assert "  remove  lib/neopixel.py (not deploy's)" in capsys.readouterr().out
+    assert not (drive / "lib/neopixel.py").exists()
+
+
+def progress_lines(out: str) -> list[tuple[int, int, int, int, int]]:
+    found = re.findall(
+        r"^  wrote   (\d+)/(\d+) files, ([\d,]+) of ([\d,]+) bytes \((\d+)%\)$", out, re.M
+    )
+    return [tuple(int(x.replace(",", "")) for x in line) for line in found]
+
+
+def test_progress_is_files_and_bytes_of_the_total_a_line_a_tenth(tmp_path, source, drive, capsys):
+    for i in range(40):  # many small files: far more files than progress lines
+        write_tree(source, {f"potager/extra/m{i:02}.py": b"X = %d\n" % i * 50})
+    assert run(drive, source, "--py") == 0
+    out = capsys.readouterr().out
+    assert "\r" not in out  # a log shows it as a terminal does
+    lines = progress_lines(out)
+    written = int(re.search(r"; ([\d,]+) bytes written", out)[1].replace(",", ""))
+    files = len(re.findall(r"^  (add|update) ", out, re.M))
+    assert lines[-1] == (files, files, written, written, 100)
+    assert 3 <= len(lines) <= deploy.PROGRESS_STEPS + 1 < files
+    for (f0, _, b0, *_), (f1, _, b1, *_) in itertools.pairwise(lines):
+        assert f0 < f1 and b0 < b1
+    assert all(total == written for _, _, _, total, _ in lines)
+    assert out.index("  update  code.py") < out.index("  wrote ") < out.index("deployed:")
+
+    app = b"def main():\n    return 2\n"
+    (source / "potager/app.py").write_bytes(app)
+    assert run(drive, source, "--py") == 0  # one file: one line
+    assert progress_lines(capsys.readouterr().out) == [(1, 1, len(app), len(app), 100)]
+    assert run(drive, source, "--py") == 0  # nothing to write: no progress
+    assert progress_lines(capsys.readouterr().out) == []
 
 
 def test_a_bad_record_never_makes_deploy_delete_the_users_files(tmp_path, source, drive, capsys):
@@ -1203,10 +1282,37 @@ def test_mpy_is_the_default_and_py_twins_go(tmp_path, source, drive, monkeypatch
     assert set(ours(drive)) == EXPECTED
 
 
-def test_no_mpy_cross_found_is_one_line_saying_how(source, drive, capsys, no_mpy_cross):
+@pytest.mark.parametrize("version", ["9.2.1", "10.2.1"])
+def test_without_mpy_cross_the_sources_go_and_one_line_says_how_to_get_mpy(
+    source, drive, capsys, no_mpy_cross, version
+):
+    (drive / "boot_out.txt").write_text(BOOT_OUT.replace("9.2.1", version))
+    major = version.split(".")[0]
+    assert run(drive, source) == 0
+    assert set(ours(drive)) == EXPECTED  # what --py writes
+    err = one_line(
+        capsys.readouterr().err,
+        f"no mpy-cross for CircuitPython {major} found",
+        ".py sources go",
+        f"mpy-cross {major}.x from {drive_files.MPY_CROSS_URL}",
+        "--mpy-cross PATH",
+        "$MPY_CROSS",
+    )
+    assert err.startswith("deploy: ")
+    assert run(drive, source, "--py") == 0  # --py: the same files, without the note
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("how", ["option", "env"])
+def test_an_mpy_cross_named_but_missing_is_still_refused(
+    tmp_path, source, drive, capsys, no_mpy_cross, monkeypatch, how
+):
+    missing = tmp_path / "no-such-mpy-cross"
+    if how == "env":
+        monkeypatch.setenv("MPY_CROSS", str(missing))
     before = tree(drive)
-    assert run(drive, source) == 2
-    refused(capsys, "no mpy-cross for CircuitPython 9 found", "--py", "adafruit-circuit-python")
+    assert run(drive, source, *(["--mpy-cross", str(missing)] if how == "option" else [])) == 2
+    refused(capsys, f"mpy-cross {missing}: no such file")
     assert tree(drive) == before
 
 
@@ -1314,17 +1420,21 @@ def test_module_names_match_what_the_pypi_packages_install():
         assert deploy.module_for(name) in top, name
 
 
-def test_built_in_modules_agree_with_the_board_stubs():
-    spec = importlib.util.find_spec("board_definitions")  # from circuitpython-stubs
+def board_modules(board_id: str) -> set[str]:
+    """The modules built into the board's CircuitPython, as circuitpython-stubs lists them."""
+    spec = importlib.util.find_spec("board_definitions")
     if spec is None or not spec.submodule_search_locations:
         pytest.skip("circuitpython-stubs not installed")
     stubs = Path(next(iter(spec.submodule_search_locations)))
+    included = re.search(r"Included modules: (.*)", (stubs / board_id / "__init__.pyi").read_text())
+    assert included is not None
+    return set(included.group(1).split(", "))
+
+
+def test_built_in_modules_agree_with_the_board_stubs():
     for module, boards in deploy.BUILT_IN.items():
         for board_id in boards:
-            text = (stubs / board_id / "__init__.pyi").read_text()
-            included = re.search(r"Included modules: (.*)", text)
-            assert included is not None
-            assert module in included.group(1).split(", "), (board_id, module)
+            assert module in board_modules(board_id), (board_id, module)
 
 
 def test_through_python_dash_m(source, drive):
@@ -1342,3 +1452,88 @@ def test_through_python_dash_m(source, drive):
     )
     assert bad.returncode == 2
     assert "not a CIRCUITPY drive" in bad.stderr
+
+
+# ----------------------------------------------------------------- the assembly guide's path
+
+# A CIRCUITPY drive as CircuitPython 10.2.1 makes it on its first start (the names are in its
+# firmware image): the header of boot_out.txt, the stock code.py, and its empty files.
+FRESH_DRIVE = {
+    "boot_out.txt": b"Adafruit CircuitPython 10.2.1 on 2026-05-12; Raspberry Pi Pico with rp2040\n"
+    b"Board ID:raspberry_pi_pico\n",
+    "code.py": b'print("Hello World!")\n',
+    "settings.toml": b"",
+    "sd/placeholder.txt": b"SD cards mounted at /sd will hide this file from Python.\n",
+    ".fseventsd/no_log": b"",
+    ".metadata_never_index": b"",
+    ".Trashes": b"",
+}
+GUIDE_DRIVE = "/media/$USER/CIRCUITPY"
+
+
+def guide_blocks(md: str) -> list[tuple[str, str]]:
+    """The fenced code blocks of a Markdown page: (language, text), in order."""
+    found = re.findall(r"^ *```(\w*)\n(.*?)^ *```", md, re.M | re.S)
+    return [(lang, textwrap.dedent(text)) for lang, text in found]
+
+
+@pytest.mark.parametrize("mpy", ["none found", "the kit's on PATH"])
+def test_the_assembly_guide_is_one_path_that_works(tmp_path, no_mpy_cross, capsys, mpy):
+    """hardware/assembly.md's commands, in order, on a fresh drive: its deploy puts every
+    library its part tests import on the drive, circup is no step of it, and its second
+    deploy (the first boot's) finds nothing in its way."""
+    if mpy != "none found":
+        if cpkit.missing(cpkit.MPY_CROSS):
+            pytest.skip(cpkit.missing(cpkit.MPY_CROSS))
+        (no_mpy_cross / "mpy-cross-10.2.1").symlink_to(cpkit.executable(cpkit.MPY_CROSS))
+    md = (ROOT / "hardware/assembly.md").read_text(encoding="utf-8")
+    blocks = guide_blocks(md)
+    commands = [
+        line.strip()
+        for lang, text in blocks
+        if lang != "python"
+        for line in text.splitlines()
+        if line.strip()
+    ]
+    assert not [c for c in commands if "circup" in c]  # an alternative in the text, no step
+    deploys = [c for c in commands if "host_tools deploy" in c]
+    assert len(deploys) == 2 and deploys == commands, commands  # section 1, then 6
+    d = tmp_path / "CIRCUITPY"
+    write_tree(d, FRESH_DRIVE)
+    (d / "lib").mkdir()
+
+    for i, command in enumerate(deploys):
+        words = shlex.split(command.replace(GUIDE_DRIVE, str(d)))
+        assert words[:4] == [".venv/bin/python", "-m", "host_tools", "deploy"], command
+        assert deploy.main(words[4:]) == 0, capsys.readouterr().err
+        out, err = capsys.readouterr()
+        if mpy == "none found":
+            one_line(err, "no mpy-cross for CircuitPython 10 found", ".py sources go")
+        else:
+            assert err == ""
+        if i == 0:
+            assert "deployed: " in out
+            built_in = board_modules("raspberry_pi_pico")
+            for lang, text in blocks:  # every part test of the guide can run at the prompt
+                if lang != "python":
+                    continue
+                for line in re.findall(r"^import (.*)$", text, re.M):
+                    for module in (m.strip() for m in line.split(",")):
+                        on_drive = [p for p in (d / "lib").glob(module + "*")]
+                        assert module in built_in or on_drive, module
+        else:
+            assert "0 added, 0 updated, 0 removed" in out
+    suffix = ".py" if mpy == "none found" else ".mpy"
+    assert (d / f"potager/app{suffix}").is_file() and (d / f"lib/neopixel{suffix}").is_file()
+    for rel, data in FRESH_DRIVE.items():
+        if rel not in ("code.py",):
+            assert (d / rel).read_bytes() == data, rel  # CircuitPython's own files stay
+
+
+def test_the_assembly_guides_links_into_the_deploy_page_resolve():
+    md = (ROOT / "hardware/assembly.md").read_text(encoding="utf-8")
+    links = re.findall(r"\(\.\./docs/deploy\.md#([\w-]+)\)", md)
+    assert len(links) >= 2
+    headings = re.findall(r"^#+ (.+)$", (ROOT / "docs/deploy.md").read_text(), re.M)
+    slugs = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+    assert set(links) <= slugs, set(links) - slugs
