@@ -2,18 +2,30 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+# one stamp per requirement set, named by its files' checksum: an edit reinstalls that set
+RUN_STAMP := $(VENV)/.installed-run-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
+DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: venv pico-deps sim test pytest lint typecheck format bench fuzz cuts cuts-pico model screenshots explore clean
+.PHONY: venv dev-venv pico-deps sim test pytest lint typecheck format bench fuzz cuts cuts-pico model screenshots explore bundle clean
 
-venv: $(STAMP)
+# what running needs (sim, score, export, deploy, bundle): requirements.txt
+venv: $(RUN_STAMP)
 
-$(STAMP): requirements.txt
+# that and the tests, lint and types: requirements-dev.txt
+dev-venv: $(DEV_STAMP)
+
+$(RUN_STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	rm -f $(VENV)/.installed-run-* && touch $@
+
+# the dev set holds the run set: its stamp is touched too, so `make sim` installs nothing more
+$(DEV_STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	# type-check the hardware adapters against the Pico's board module
 	$(VENV)/bin/circuitpython_setboard raspberry_pi_pico
-	rm -f $(VENV)/.installed-* && touch $@
+	rm -f $(VENV)/.installed-* && touch $@ $(RUN_STAMP)
 
 # the emulated Pico's Node package (rp2040js), pinned by host_tools/pico/package-lock.json
 PICO := host_tools/pico
@@ -30,27 +42,27 @@ $(PICO_STAMP): $(PICO)/package-lock.json
 sim: venv
 	$(PY) -m host_tools sim
 
-test: venv pico-deps lint typecheck pytest
+test: dev-venv pico-deps lint typecheck pytest
 
-pytest: venv pico-deps
+pytest: dev-venv pico-deps
 	$(PY) -m pytest
 
-lint: venv
+lint: dev-venv
 	$(PY) -m ruff check firmware host_tools tests
 	$(PY) -m ruff format --check firmware host_tools tests
 
-typecheck: venv
+typecheck: dev-venv
 	$(PY) -m mypy
 
-format: venv
+format: dev-venv
 	$(PY) -m ruff format firmware host_tools tests
 	$(PY) -m ruff check --fix firmware host_tools tests
 
-bench: venv pico-deps
+bench: dev-venv pico-deps
 	$(PY) -m host_tools bench
 
 # saves with nonsense under valid CRCs, at length (make test runs a short fixed-seed round)
-fuzz: venv
+fuzz: dev-venv
 	$(PY) -m host_tools.savefuzz --count 20000 --seed 1
 
 # power cuts in pairs over each mode's whole game, in the simulator: a cut inside every save,
@@ -70,7 +82,7 @@ cuts-pico: venv pico-deps
 
 # the table services against their reference model, a longer random search than `make test`
 # (MODEL_SEQUENCES, MODEL_STEPS): prints the sequences and steps tried and the disagreements
-model: venv
+model: dev-venv
 	$(PY) tests/test_table_model.py
 
 # the UI explorer at length: every start, every key short and held, BFS and random walks, the
@@ -90,6 +102,11 @@ screenshots: venv
 		$(PY) -m host_tools sim --headless --script $$script --png docs/img/$$name.png \
 			$${drive:+--drive $$drive} || exit 1; \
 	done
+
+# the CIRCUITPY drive's files in build/bundle/potager-circuitpython-{9,10}.zip, for copying
+# by hand onto a board (no Python needed there); .mpy by the CircuitPython kit's mpy-cross
+bundle: venv
+	$(PY) -m host_tools bundle
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache bench/results.json $(PICO)/node_modules

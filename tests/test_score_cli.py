@@ -1,8 +1,11 @@
 """`python -m host_tools score GAME [FILE]` end to end: docs/spec/score-cli.md."""
 
+import ast
+import inspect
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,7 +115,191 @@ def test_firmware_goes_at_the_end_of_sys_path():
 
 def test_help():
     result = run("--help")
-    assert result.returncode == 0 and b"usage" in result.stdout
+    assert result.returncode == 0 and result.stderr == b""
+    assert result.stdout.decode("utf-8") == cli.help_text()
+    lines = cli.help_text().splitlines()
+    assert lines[0] == "usage: python -m host_tools score GAME [FILE]"
+    assert len(lines) <= 60 and max(len(line) for line in lines) <= 80  # two screens at most
+
+
+# --- --help against the parser: every game, every field it reads, examples that score ------
+
+
+def help_sections():
+    """GAME -> its part of --help: from the line starting with its name to the next line
+    that starts at the margin."""
+    sections, current = {}, None
+    for line in cli.help_text().splitlines():
+        if line[:1] not in ("", " "):
+            current = line.split()[0]
+            sections[current] = []
+        if current is not None:
+            sections[current].append(line)
+    return {game: "\n".join(lines) for game, lines in sections.items() if game in cli.GAMES}
+
+
+def mentions(text, word):
+    return re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", text) is not None
+
+
+def help_for(game):
+    """The game's section and those it refers to ("as for hortis-automne")."""
+    sections = help_sections()
+    own = sections[game]
+    others = [text for g, text in sections.items() if g != game and mentions(own, g)]
+    return "\n".join([own, *others])
+
+
+def _strings(node, constants):
+    """The strings an expression stands for: a literal, a tuple of them, a module constant,
+    either branch of `a if c else b`; None when it is computed."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    if isinstance(node, ast.IfExp):
+        parts = [_strings(node.body, constants), _strings(node.orelse, constants)]
+    elif isinstance(node, (ast.Tuple, ast.List)):
+        parts = [_strings(element, constants) for element in node.elts]
+    else:
+        return None
+    return None if None in parts else [value for part in parts for value in part]
+
+
+def _names_value(function, name, constants):
+    """What a local name holds in function: what it is assigned or loops over, or the strings
+    it is compared with (`name == "dice_bonus"`, `name in VARIANTS`)."""
+    found = []
+    for node in ast.walk(function):
+        sources = []
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            sources.append(node.value)
+        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            if node.target.id == name:
+                sources.append(node.iter)
+        elif (
+            isinstance(node, ast.Compare)
+            and isinstance(node.left, ast.Name)
+            and node.left.id == name
+        ):
+            pairs = zip(node.ops, node.comparators, strict=True)
+            sources += [c for op, c in pairs if isinstance(op, (ast.Eq, ast.In))]
+        for source in sources:
+            found += _strings(source, constants) or []
+    return found
+
+
+def parser_fields(game):
+    """(field names, die faces) the scorer of game reads, found in its source: the `name`
+    given to a helper (ck.need, ck.key, a local helper), the literal `path` given to a check
+    (ck.obj, ck.array, ck.choice...), `.get("field")`, and the `faces` given to a helper.
+    Followed through every function of the module (and of _check) that the scorer calls or
+    hands on."""
+    module_name, entry = cli.GAMES[game]
+    modules = {
+        "": cli.firmware("potager.core.games." + module_name),
+        "ck": cli.firmware("potager.core.games._check"),
+    }
+    parsed = {}
+    for alias, module in modules.items():
+        tree = ast.parse(inspect.getsource(module))
+        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        constants = {}
+        for n in tree.body:
+            if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name):
+                value = _strings(n.value, {})
+                if value is not None:
+                    constants[n.targets[0].id] = value
+        parsed[alias] = (functions, constants)
+    fields, faces = set(), set()
+    todo, seen = [("", entry)], set()
+    while todo:
+        alias, name = todo.pop()
+        if (alias, name) in seen:
+            continue
+        seen.add((alias, name))
+        functions, constants = parsed[alias]
+        function = functions[name]
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and node.id in functions:  # called or handed on
+                todo.append((alias, node.id))
+            if not isinstance(node, ast.Call):
+                continue
+            callee = node.func
+            if isinstance(callee, ast.Attribute) and callee.attr == "get" and node.args:
+                fields.update(_strings(node.args[0], constants) or [])
+                continue
+            if isinstance(callee, ast.Name) and callee.id in functions:
+                target = (alias, callee.id)
+            elif (
+                isinstance(callee, ast.Attribute)
+                and isinstance(callee.value, ast.Name)
+                and callee.value.id == "ck"
+                and callee.attr in parsed["ck"][0]
+            ):
+                target = ("ck", callee.attr)
+            else:
+                continue
+            todo.append(target)
+            params = [a.arg for a in parsed[target[0]][0][target[1]].args.args]
+            args = dict(zip(params, node.args, strict=False))  # defaults may be left out
+            if "name" in args:
+                arg = args["name"]
+                values = _strings(arg, constants)
+                if values is None and isinstance(arg, ast.Name):
+                    values = _names_value(function, arg.id, constants)
+                fields.update(values or [])
+            if "path" in args and target[1] != "fail":  # fail's path is where, not what
+                fields.update(_strings(args["path"], {}) or [])
+            if "faces" in args and isinstance(args["faces"], ast.Name):
+                faces.update(getattr(modules[alias], args["faces"].id))
+    words = {part for field in fields for part in field.split(".")}
+    return {w for w in words if re.fullmatch(r"[a-z_0-9]+", w) and not w.isdigit()}, faces
+
+
+def test_the_parser_fields_are_found():
+    # the search itself: a game's fields, and not the other game's of the same module
+    automne, automne_faces = parser_fields("hortis-automne")
+    grove, grove_faces = parser_fields("hortis")
+    assert {"mouse_pawn", "recipes", "target", "players", "name"} <= automne
+    assert "glade_dice" in grove - automne and "mouse_pawn" in automne - grove
+    assert automne_faces == {1, 3, 6, 10, 15} and grove_faces == {2, 3, 4, 5, 6, 10}
+    diced, _ = parser_fields("diced-tomatoes")
+    assert {"golden_sun", "dice_bonus", "vines_with_3_dice", "dice_on_vines", "mode"} <= diced
+    assert {"card_points", "earthworm"} <= parser_fields("horticolor")[0]
+
+
+@pytest.mark.parametrize("game", list(cli.GAMES))
+def test_help_names_the_game_and_every_field_it_reads(game):
+    text = help_for(game)
+    fields, faces = parser_fields(game)
+    assert len(fields) >= 4
+    assert [f for f in sorted(fields) if not mentions(text, f)] == []
+    assert [f for f in sorted(faces) if f'"{f}"' not in help_sections()[game]] == []
+
+
+def _keys(value, skip=False):
+    """Every key of a JSON value, but not those of a mapping named after the input's things
+    (arboretum's "species": {"oak": ...})."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not skip:
+                yield key
+            yield from _keys(item, key == "species")
+    elif isinstance(value, list):
+        for item in value:
+            yield from _keys(item)
+
+
+@pytest.mark.parametrize("game", list(cli.GAMES))
+def test_each_game_s_help_example_scores_and_its_output_is_named(game):
+    text = help_sections()[game]
+    start = text.index("e.g. {") + len("e.g. ")
+    example, _ = json.JSONDecoder().raw_decode(text[start:])
+    out = cli.scorer(game)(example)
+    assert [k for k in sorted(set(_keys(out))) if not mentions(help_for(game), k)] == []
 
 
 # --- refusals ---------------------------------------------------------------------------

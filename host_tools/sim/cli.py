@@ -16,7 +16,7 @@ from host_tools.sim.machine import NVM_SIZE
 from host_tools.sim.render import write_png
 from host_tools.sim.runner import DEFAULT_FIRMWARE, RunResult, SimBoard
 from host_tools.sim.script import Command, ScriptError, parse_script
-from host_tools.sim.tui import LEGEND, run_interactive
+from host_tools.sim.tui import LEGEND, run_interactive, terminal_problem
 
 
 class _UsageError(Exception):
@@ -114,6 +114,8 @@ def _prepare(args: argparse.Namespace) -> tuple[SimBoard, Optional[list[Command]
             "the interactive board needs a terminal (stdin is not a TTY); "
             "for scripts use --headless --script FILE"
         )
+    elif (problem := terminal_problem()) is not None:
+        raise _UsageError(problem)
     nvm = None
     if args.nvm is not None and args.nvm.exists():
         nvm = args.nvm.read_bytes()

@@ -1,4 +1,6 @@
-"""Pictures of the board: a PNG (OLED scaled up, the ring as discs) and terminal text.
+"""Pictures of the board: a PNG (OLED scaled up, the ring as discs) and terminal text, at
+full size in half blocks (1x2 pixels a character) or compact in braille (2x4 pixels a
+character, every pixel kept).
 
 The ring's pixel 0 is at the top and the others follow clockwise, on a frame around the OLED.
 LED colours are lifted for display (the firmware caps the ring's brightness for USB power,
@@ -19,7 +21,20 @@ LED_RADIUS = 12
 LIT = (170, 215, 255)  # an OLED's blue-white
 BACKGROUND = (24, 24, 24)
 UNLIT_LED = (70, 70, 70)
-TERMINAL_BOARD_SIZE = (128 + 4, 64 // 2 + 4)  # characters: the OLED and a 2-character margin
+HALF_BLOCKS = (1, 2)  # pixels a character: (columns, rows)
+BRAILLE = (2, 4)
+TERMINAL_MARGIN = 2  # characters around the OLED, where the ring is drawn
+
+
+def terminal_board_size(cell: tuple[int, int] = HALF_BLOCKS) -> tuple[int, int]:
+    """(columns, rows) of terminal_lines() drawn with `cell` pixels a character."""
+    return 128 // cell[0] + 2 * TERMINAL_MARGIN, 64 // cell[1] + 2 * TERMINAL_MARGIN
+
+
+TERMINAL_BOARD_SIZE = terminal_board_size(HALF_BLOCKS)
+_HALF_BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+# bit of the braille dot for the pixel (dx, dy) of a 2x4 cell (Unicode's dots 1-8)
+_BRAILLE_DOTS = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
 
 
 def ring_offsets(half_width: float, half_height: float) -> list[tuple[float, float]]:
@@ -68,18 +83,40 @@ def write_png(path: Union[str, Path], pixels: list[list[bool]], leds: list[str])
     image.save(path)
 
 
-def terminal_lines(pixels: list[list[bool]], leds: list[str]) -> list[str]:
-    """The OLED in half-block characters (two pixel rows a character) inside a 2-character
-    margin that carries the ring as coloured dots (ANSI 24-bit colour)."""
-    blocks = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
-    oled_rows = [
-        "".join(blocks[top, bottom] for top, bottom in zip(pixels[y], pixels[y + 1], strict=True))
-        for y in range(0, len(pixels), 2)
-    ]
-    width, height = TERMINAL_BOARD_SIZE
+def oled_text(pixels: list[list[bool]], cell: tuple[int, int] = HALF_BLOCKS) -> list[str]:
+    """The OLED as text rows: half blocks (HALF_BLOCKS) or braille (BRAILLE, a blank cell as a
+    space)."""
+    if cell == HALF_BLOCKS:
+        return [
+            "".join(_HALF_BLOCKS[pair] for pair in zip(pixels[y], pixels[y + 1], strict=True))
+            for y in range(0, len(pixels), 2)
+        ]
+    if cell != BRAILLE:
+        raise ValueError(f"no characters for {cell[0]}x{cell[1]} pixels")
+    rows = []
+    for y in range(0, len(pixels), 4):
+        band = pixels[y : y + 4]
+        row = []
+        for x in range(0, len(band[0]), 2):
+            bits = 0
+            for dx in (0, 1):
+                for dy, line in enumerate(band):
+                    if line[x + dx]:
+                        bits |= _BRAILLE_DOTS[dx][dy]
+            row.append(chr(0x2800 + bits) if bits else " ")
+        rows.append("".join(row))
+    return rows
+
+
+def terminal_lines(
+    pixels: list[list[bool]], leds: list[str], cell: tuple[int, int] = HALF_BLOCKS
+) -> list[str]:
+    """The OLED (oled_text) inside a 2-character margin that carries the ring as coloured dots
+    (ANSI 24-bit colour); terminal_board_size(cell) characters."""
+    width, height = terminal_board_size(cell)
     grid = [[" "] * width for _ in range(height)]
-    for y, row in enumerate(oled_rows):
-        grid[y + 2][2 : 2 + len(row)] = row
+    for y, row in enumerate(oled_text(pixels, cell)):
+        grid[y + TERMINAL_MARGIN][TERMINAL_MARGIN : TERMINAL_MARGIN + len(row)] = row
     centre_x, centre_y = (width - 1) / 2, (height - 1) / 2
     # spaced in screen distance: a character is about twice as tall as it is wide
     for colour, (dx, dy) in zip(leds, ring_offsets(centre_x, 2 * centre_y), strict=True):
