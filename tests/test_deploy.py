@@ -1537,3 +1537,31 @@ def test_the_assembly_guides_links_into_the_deploy_page_resolve():
     headings = re.findall(r"^#+ (.+)$", (ROOT / "docs/deploy.md").read_text(), re.M)
     slugs = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
     assert set(links) <= slugs, set(links) - slugs
+
+
+def test_the_readmes_quick_path_deploys_onto_a_fresh_drive(tmp_path, no_mpy_cross, capsys):
+    """README.md's *Flash a board* commands, in order, on a drive as CircuitPython makes it
+    (no mpy-cross, as on a newcomer's computer): the dry run writes nothing, the deploy puts
+    the firmware and its libraries there."""
+    md = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = md[md.index("## Flash a board") :]
+    section = section[: section.index("\n## ", 1)]
+    commands = [
+        line.split("#")[0].strip()
+        for lang, text in guide_blocks(section)
+        for line in text.splitlines()
+        if line.strip()
+    ]
+    assert len(commands) == 2 and "--dry-run" in commands[0], commands
+    d = tmp_path / "CIRCUITPY"
+    write_tree(d, FRESH_DRIVE)
+    before = sorted(p.relative_to(d).as_posix() for p in d.rglob("*"))
+    for i, command in enumerate(commands):
+        words = shlex.split(command.replace(GUIDE_DRIVE, str(d)))
+        assert words[:4] == [".venv/bin/python", "-m", "host_tools", "deploy"], command
+        assert deploy.main(words[4:]) == 0, capsys.readouterr().err
+        capsys.readouterr()
+        if i == 0:
+            assert sorted(p.relative_to(d).as_posix() for p in d.rglob("*")) == before
+    assert (d / "code.py").read_bytes() != FRESH_DRIVE["code.py"]
+    assert (d / "potager/app.py").is_file() and (d / "lib/neopixel.py").is_file()
