@@ -31,7 +31,14 @@ from pathlib import Path
 
 from host_tools import cpkit
 from host_tools.common import firmware
-from host_tools.deploy import MANIFEST, firmware_files, printable, record_bytes, sha
+from host_tools.deploy import (
+    MANIFEST,
+    add_firmware_arguments,
+    firmware_files,
+    printable,
+    record_bytes,
+    sha,
+)
 from host_tools.drive import (
     DEVICE_REQUIREMENTS,
     FIRMWARE,
@@ -213,15 +220,7 @@ def _parser() -> argparse.ArgumentParser:
         help="one CircuitPython major (repeatable; default: all of %(choices)s)",
     )
     parser.add_argument("--py", action="store_true", help="sources, not .mpy")
-    parser.add_argument(
-        "--source", type=Path, default=FIRMWARE, help="firmware folder (default: %(default)s)"
-    )
-    parser.add_argument(
-        "--requirements",
-        type=Path,
-        default=DEVICE_REQUIREMENTS,
-        help="device libraries, PyPI names pinned with == (default: %(default)s)",
-    )
+    add_firmware_arguments(parser)
     return parser
 
 

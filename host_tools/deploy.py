@@ -846,6 +846,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the drive's cluster, for the space check (default: what the system says, "
         f"else {DEFAULT_CLUSTER}, CircuitPython's FAT12)",
     )
+    add_firmware_arguments(parser)
+    return parser
+
+
+def add_firmware_arguments(parser: argparse.ArgumentParser) -> None:
+    """--source and --requirements: what goes on a drive (deploy's, and the bundle's)."""
     parser.add_argument(
         "--source", type=Path, default=FIRMWARE, help="firmware folder (default: %(default)s)"
     )
@@ -855,7 +861,6 @@ def _parser() -> argparse.ArgumentParser:
         default=DEVICE_REQUIREMENTS,
         help="device libraries, PyPI names pinned with == (default: %(default)s)",
     )
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
