@@ -101,7 +101,7 @@ def check_boards_cover_tables() -> None:
     """Every table in pins.TABLES needs a Board entry here, or the docs would miss it."""
     known = {id(b.table) for b in BOARDS}
     for board_id, table in pins.TABLES.items():
-        if id(table) not in known:
+        if id(table) not in known and "display" not in table:  # (built in: nothing to wire)
             raise SystemExit(f"make_wiring_diagram: add a Board for {board_id} ({__file__})")
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.sim.boards import BOARDS, OLED_ADDRESS, RING_SIZE
+from host_tools.sim.boards import BOARDS, KEY_NAMES, OLED_ADDRESS, RING_SIZE
 
 PINS = Path(__file__).resolve().parents[1] / "firmware" / "potager" / "hw" / "pins.py"
 
@@ -22,10 +22,17 @@ def pins():
 def test_simulated_wiring_matches_the_firmware_pin_table(pins, board_id):
     board = BOARDS[board_id]
     table = pins["table_for"](board_id)
-    assert (table["scl"], table["sda"]) == (board.oled_scl, board.oled_sda)
-    assert tuple(table["keys"]) == board.buttons
+    assert (table.get("scl"), table.get("sda")) == (board.oled_scl, board.oled_sda)
+    if "keymap" in table:  # the key the simulator presses for each function is one of it
+        for function, name in zip(KEY_NAMES, board.buttons, strict=True):
+            assert table["keymap"][table["keys"].index(name)] == function
+        assert table["keymap"][table["keys"].index(board.own_keys["ENCODER"])] == "OK"
+    else:
+        assert tuple(table["keys"]) == board.buttons
+    assert tuple(table.get("encoder", ())) == (board.encoder or ())
     assert table["pixels"] == board.ring
-    assert all(name in board.pins for name in (*table["keys"], table["piezo"]))
+    named = (*table["keys"], table["piezo"], *table.get("encoder", ()))
+    assert all(name in board.pins for name in named)
 
 
 def test_display_and_ring_constants_match(pins):

@@ -6,9 +6,15 @@ simulator as it would on the device (tests/test_sim_wiring.py keeps the two in a
 Pins are named by their RP2040 GPIO, as ``microcontroller.pin`` names them.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Optional
 
 KEY_NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "TURN")
+# a script's KEY: a function (KEY_NAMES, the firmware's key numbers 0 to 6), pressed on the
+# board's key for it, or one of the MacroPad's own keys by its name (its encoder's switch is
+# ENCODER); a script key is its index in SCRIPT_KEYS
+MACROPAD_KEY_NAMES = tuple(f"KEY{n}" for n in range(1, 13)) + ("ENCODER",)
+SCRIPT_KEYS = KEY_NAMES + MACROPAD_KEY_NAMES
 RING_SIZE = 12
 OLED_ADDRESS = 0x3C
 
@@ -17,13 +23,26 @@ OLED_ADDRESS = 0x3C
 class BoardDefinition:
     board_id: str
     pins: dict[str, str]  # board name -> GPIO name
-    oled_scl: str  # board names from here on
-    oled_sda: str
-    buttons: tuple[str, ...]  # in the order of KEY_NAMES
+    buttons: tuple[str, ...]  # board names from here on; in the order of KEY_NAMES
     ring: str
+    oled_scl: Optional[str] = None  # an SSD1306 on I2C (the MacroPad's display is on SPI)
+    oled_sda: Optional[str] = None
+    # the script's names of the board's own keys (MACROPAD_KEY_NAMES) -> board names
+    own_keys: dict[str, str] = field(default_factory=dict)
+    encoder: Optional[tuple[str, str]] = None  # (A, B) of a rotary encoder
 
     def gpio(self, board_name: str) -> str:
         return self.pins[board_name]
+
+    def key_pin(self, script_key: int) -> Optional[str]:
+        """The board name of a script key (an index in SCRIPT_KEYS), None if it has none."""
+        if script_key < len(KEY_NAMES):
+            return self.buttons[script_key]
+        return self.own_keys.get(SCRIPT_KEYS[script_key])
+
+    def key_names(self) -> tuple[str, ...]:
+        """The names a script may press on this board."""
+        return KEY_NAMES + tuple(self.own_keys)
 
 
 def _pico_pins() -> dict[str, str]:
@@ -80,4 +99,40 @@ FEATHER_RP2040 = BoardDefinition(
     ring="D5",
 )
 
-BOARDS = {board.board_id: board for board in (PICO, FEATHER_RP2040)}
+
+# The MacroPad's board module (ports/raspberrypi/boards/adafruit_macropad_rp2040/pins.c): no
+# GP names. Its keys: BACK UP OK / LEFT DOWN RIGHT / TURN on the six keys of the lower half
+# (script TURN presses KEY10); the encoder's switch is OK too, its turns UP and DOWN.
+MACROPAD = BoardDefinition(
+    board_id="adafruit_macropad_rp2040",
+    pins={
+        "BUTTON": "GPIO0",
+        "ENCODER_SWITCH": "GPIO0",
+        **{f"KEY{n}": f"GPIO{n}" for n in range(1, 13)},
+        "LED": "GPIO13",
+        "SPEAKER_ENABLE": "GPIO14",
+        "SPEAKER": "GPIO16",
+        "ROTA": "GPIO17",
+        "ENCODER_A": "GPIO17",
+        "ROTB": "GPIO18",
+        "ENCODER_B": "GPIO18",
+        "NEOPIXEL": "GPIO19",
+        "SDA": "GPIO20",
+        "SCL": "GPIO21",
+        "OLED_CS": "GPIO22",
+        "OLED_RESET": "GPIO23",
+        "OLED_DC": "GPIO24",
+        "SCK": "GPIO26",
+        "MOSI": "GPIO27",
+        "MISO": "GPIO28",
+    },
+    buttons=("KEY2", "KEY5", "KEY4", "KEY6", "KEY3", "KEY1", "KEY10"),
+    ring="NEOPIXEL",
+    own_keys={
+        **{f"KEY{n}": f"KEY{n}" for n in range(1, 13)},
+        "ENCODER": "BUTTON",
+    },
+    encoder=("ROTA", "ROTB"),
+)
+
+BOARDS = {board.board_id: board for board in (PICO, FEATHER_RP2040, MACROPAD)}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
 from host_tools.sim import costs
-from host_tools.sim.boards import KEY_NAMES, OLED_ADDRESS, RING_SIZE, BoardDefinition
+from host_tools.sim.boards import OLED_ADDRESS, RING_SIZE, SCRIPT_KEYS, BoardDefinition
 from host_tools.sim.ssd1306 import SSD1306
 
 # CircuitPython's supervisor.ticks_ms() wraps at 2**29 and starts 65.536 s before its first wrap
@@ -176,9 +176,12 @@ class Machine:
         self._claimed: set[str] = set()
         self._unseen: dict[str, int] = {}  # gpio -> when it went down with nothing scanning
         gpio = definition.gpio
-        self._oled_pins = (gpio(definition.oled_scl), gpio(definition.oled_sda))
+        self._oled_pins = (
+            (gpio(definition.oled_scl), gpio(definition.oled_sda))
+            if definition.oled_scl is not None and definition.oled_sda is not None
+            else None
+        )
         self._ring_gpio = gpio(definition.ring)
-        self._button_gpios = tuple(gpio(name) for name in definition.buttons)
 
     # --- time and scheduled events ---
     @property
@@ -323,7 +326,10 @@ class Machine:
         self._watchers.remove(watcher)
 
     def set_button(self, key: int, down: bool) -> None:
-        gpio = self._button_gpios[key]
+        """key: an index in SCRIPT_KEYS, which this board has (see script.check_board)."""
+        name = self.definition.key_pin(key)
+        assert name is not None
+        gpio = self.definition.gpio(name)
         if (gpio in self._buttons_down) == down:
             return
         if down:
@@ -335,7 +341,7 @@ class Machine:
             self._unseen[gpio] = self.event_time_us() // 1000
         elif not down and gpio in self._unseen:
             self.warnings.append(
-                f"t={self._unseen.pop(gpio)} ms: {KEY_NAMES[key]} pressed and released while no"
+                f"t={self._unseen.pop(gpio)} ms: {SCRIPT_KEYS[key]} pressed and released while no"
                 f" keypad.Keys watched {self.board_name(gpio)}: the press is lost, as on the device"
             )
 

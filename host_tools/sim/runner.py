@@ -33,7 +33,7 @@ from host_tools.sim import costs, fakes
 from host_tools.sim.boards import BOARDS
 from host_tools.sim.fakes import busio as fake_busio
 from host_tools.sim.machine import ERASED_NVM, Crash, Machine, NvmWrite, StopFirmware
-from host_tools.sim.script import RELEASE_MS, Command, parse_script
+from host_tools.sim.script import RELEASE_MS, Command, check_board, parse_script
 
 DEFAULT_FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 # Libraries that live on the CIRCUITPY drive: their module state is RAM, lost with the power.
@@ -155,6 +155,7 @@ class SimBoard:
         """Power on at t=0 with the NVM the board has, run the script, return what happened.
         A bad script raises ScriptError before anything runs."""
         commands = parse_script(script) if isinstance(script, str) else list(script)
+        check_board(commands, self.definition)
         self.machine = self._new_machine(self.nvm)
         t_us = 0
         for command in commands:

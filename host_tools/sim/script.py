@@ -11,21 +11,25 @@
 ``reload``             a soft reload (autoreload, Ctrl-D): code.py starts again; RAM is
                        lost, the modules are imported anew; the power, the ticks, the NVM
                        and the display (with the pins its bus holds) stay
+``turn N``             the encoder (MacroPad) turned N detents, signed: +1 clockwise
+                       (DOWN), -1 anticlockwise (UP), TURN_DETENT_MS a detent
 =====================  =================================================================
 
-KEY is one of UP DOWN LEFT RIGHT OK BACK TURN (key numbers 0 to 6). A key is up for 20 ms
-after each press or hold because keypad scans every 20 ms: two presses with no gap between them
-would be one long press on the board.
+KEY is one of UP DOWN LEFT RIGHT OK BACK TURN (key numbers 0 to 6), pressed on the board's key
+for that function, or on the MacroPad one of its own keys KEY1 to KEY12 and ENCODER (the
+encoder's switch). A key is up for 20 ms after each press or hold because keypad scans every
+20 ms: two presses with no gap between them would be one long press on the board.
 """
 
 import re
 from dataclasses import dataclass
 from typing import Optional
 
-from host_tools.sim.boards import KEY_NAMES
+from host_tools.sim.boards import SCRIPT_KEYS, BoardDefinition
 
 PRESS_MS = 80  # a press and the gap after it
 RELEASE_MS = 20  # up after each press or hold: one keypad scan sees it
+TURN_DETENT_MS = 20  # a detent is four changes of the encoder's (A, B), 5 ms apart
 
 # command -> its arguments
 _SYNTAX = {
@@ -36,6 +40,7 @@ _SYNTAX = {
     "tear-next-write": ("N",),
     "boot": (),
     "reload": (),
+    "turn": ("N",),
 }
 
 
@@ -50,9 +55,9 @@ class ScriptError(ValueError):
 class Command:
     """``press`` is read as ``hold KEY 60``."""
 
-    name: str  # hold, wait, power-cut, tear-next-write, boot or reload
-    key: Optional[int] = None
-    number: int = 0  # MS or N
+    name: str  # hold, wait, power-cut, tear-next-write, boot, reload or turn
+    key: Optional[int] = None  # an index in SCRIPT_KEYS
+    number: int = 0  # MS or N (detents, signed, for turn)
     line: int = 0
 
 
@@ -79,6 +84,12 @@ def _parse_line(line: int, words: list[str]) -> Optional[Command]:
     key = _key(line, values["KEY"]) if "KEY" in values else None
     if name == "press":
         return Command("hold", key, PRESS_MS - RELEASE_MS, line)
+    if name == "turn":
+        if not re.fullmatch(r"[+-]?[1-9][0-9]*", values["N"]):
+            raise ScriptError(
+                line, f"N (detents) must be a signed whole number, not {values['N']!r}"
+            )
+        return Command(name, None, int(values["N"]), line)
     number = _number(line, name, values.get("MS") or values.get("N") or "0")
     if name == "hold" and number == 0:
         raise ScriptError(line, "'hold' needs MS of at least 1")
@@ -86,9 +97,23 @@ def _parse_line(line: int, words: list[str]) -> Optional[Command]:
 
 
 def _key(line: int, word: str) -> int:
-    if word not in KEY_NAMES:
-        raise ScriptError(line, f"unknown key {word!r} (keys: {' '.join(KEY_NAMES)})")
-    return KEY_NAMES.index(word)
+    if word not in SCRIPT_KEYS:
+        raise ScriptError(line, f"unknown key {word!r} (keys: {' '.join(SCRIPT_KEYS)})")
+    return SCRIPT_KEYS.index(word)
+
+
+def check_board(commands: list[Command], board: BoardDefinition) -> None:
+    """Raises ScriptError for the first command this board cannot do: a key it does not have,
+    a turn without an encoder."""
+    for command in commands:
+        if command.key is not None and board.key_pin(command.key) is None:
+            name = SCRIPT_KEYS[command.key]
+            keys = " ".join(board.key_names())
+            raise ScriptError(
+                command.line, f"the {board.board_id} has no key {name} (keys: {keys})"
+            )
+        if command.name == "turn" and board.encoder is None:
+            raise ScriptError(command.line, f"the {board.board_id} has no encoder to turn")
 
 
 def _number(line: int, name: str, word: str) -> int:

@@ -42,23 +42,33 @@ class Absent:
 
 
 class Piezo:
-    """The optional piezo: short beeps for the timer's warnings, without blocking the loop.
-    (Here rather than in a module of its own: each module imported at boot costs the board
-    ~8 ms of its 3 s budget to the first frame.)"""
+    """The optional piezo, or the MacroPad's speaker: short beeps for the timer's warnings,
+    without blocking the loop. (Here rather than in a module of its own: each module imported
+    at boot costs the board ~8 ms of its 3 s budget to the first frame.)"""
 
     HALF = 0x8000  # 50 % duty: the loudest square wave
 
-    def __init__(self, pin):
+    def __init__(self, pin, enable=None):
         import pwmio
 
         self.pwm = pwmio.PWMOut(pin, frequency=2000, duty_cycle=0, variable_frequency=True)
+        self.enable = None  # the amplifier's switch (the MacroPad's): on only while it sounds
+        if enable is not None:
+            import digitalio
+
+            self.enable = digitalio.DigitalInOut(enable)
+            self.enable.switch_to_output(value=False)
 
     def start(self, frequency):
         self.pwm.frequency = frequency
         self.pwm.duty_cycle = Piezo.HALF
+        if self.enable is not None:
+            self.enable.value = True
 
     def stop(self):
         self.pwm.duty_cycle = 0
+        if self.enable is not None:
+            self.enable.value = False
 
 
 class LateRing:
@@ -93,9 +103,13 @@ class BoardIO:
         early = buttons.early
         self.buttons = self.part(lambda table: buttons.for_board(early), table)
         buttons.early = None
-        # After a soft reload (autoreload, Ctrl-D) the last run's display and its I2C bus are
-        # still alive and hold the display's pins: release them before anything else.
-        displayio.release_displays()
+        self.dial = "encoder" in table  # the help screens say what the encoder does
+        if "display" not in table:
+            # After a soft reload (autoreload, Ctrl-D) the last run's display and its I2C bus
+            # are still alive and hold the display's pins: release them before anything else.
+            # (Not a display the runtime made, as the MacroPad's: released, it is gone until a
+            # hard reset.)
+            displayio.release_displays()
         # Read with no display up: a display's terminal counts as a console for the board.
         # A console means someone is developing, and a watchdog reset would cut their REPL.
         console = supervisor.runtime.serial_connected
@@ -119,9 +133,17 @@ class BoardIO:
             return Absent()
 
     def open_display(self, table):
-        import busio
+        from potager.hw import oled
 
-        from potager.hw.oled import Oled
+        if "display" in table:
+            display = getattr(board, table["display"])
+            if display is None:  # released by earlier firmware: back at the next power-on
+                raise RuntimeError("board.DISPLAY was released: unplug and plug in again")
+            display.auto_refresh = False
+            return oled.Oled(display)
+        import adafruit_displayio_ssd1306
+        import busio
+        import i2cdisplaybus
 
         i2c = busio.I2C(
             getattr(board, table["scl"]),
@@ -129,7 +151,12 @@ class BoardIO:
             frequency=pins.DISPLAY_FREQUENCY,
         )
         try:
-            return Oled(i2c)
+            bus = i2cdisplaybus.I2CDisplayBus(i2c, device_address=pins.DISPLAY_ADDRESS)
+            return oled.Oled(
+                adafruit_displayio_ssd1306.SSD1306(
+                    bus, width=oled.WIDTH, height=oled.HEIGHT, auto_refresh=False
+                )
+            )
         except Exception:
             displayio.release_displays()
             i2c.deinit()  # the pins are free again for the next try (a reload)
@@ -138,10 +165,12 @@ class BoardIO:
     def open_ring(self, table):
         from potager.hw.ring import Ring
 
-        return Ring(getattr(board, table["pixels"]), pins.PIXEL_COUNT)
+        return Ring(getattr(board, table["pixels"]), pins.PIXEL_COUNT, table.get("ring_pixels"))
 
     def open_piezo(self, table):
-        return Piezo(getattr(board, table["piezo"]))  # silent if none is fitted
+        enable = table.get("piezo_enable")
+        # silent if none is fitted
+        return Piezo(getattr(board, table["piezo"]), enable and getattr(board, enable))
 
     def now(self):
         return ticks_ms()

@@ -1,4 +1,8 @@
-"""The seven keys: keypad.Keys scans and debounces in the background.
+"""The keys: keypad.Keys scans and debounces in the background.
+
+A board with more keys than the firmware's seven (the MacroPad: 12 and an encoder's switch)
+maps each to one of them (its pin table's "keymap"): several keys of one function act as one
+key, pressed while any is down. An encoder's detents come as presses of UP and DOWN.
 
 Two facts of CircuitPython's keypad shape this module (shared-module/keypad): a key already
 held when the Keys are made gives no press event (its first scan only learns the state; its
@@ -15,10 +19,16 @@ PAD_MS = 50  # BACK's pad is put back by the runtime within this of code.py's st
 
 
 class Buttons:
-    def __init__(self, pins, early=None):
+    def __init__(self, pins, early=None, keymap=None, encoder=None):
         from adafruit_ticks import ticks_ms
 
+        self.ticks_ms = ticks_ms
         self.event = keypad.Event()  # reused: polling allocates nothing
+        self.keymap = keymap  # the firmware's key of each pin; None: the pins are in its order
+        self.down = bytearray(8)  # with a keymap: how many keys of each function are down
+        self.encoder = encoder
+        self.position = encoder.position if encoder is not None else 0
+        self.turning = None  # the release of the detent just given
         self.queued = []  # (key, pressed, ms) to give before the keys' own events
         if early is None:
             self.since = ticks_ms()  # the first scan: the safe menu's window opens here
@@ -39,14 +49,50 @@ class Buttons:
         self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True, interval=SCAN_S)
 
     def poll(self):
-        """The next key event (the same object every time once the early ones are given),
-        or None."""
-        if self.queued:
-            key, pressed, timestamp = self.queued.pop(0)
+        """The next key event (the same object every time once the early ones are given, on a
+        board without a keymap), or None."""
+        while True:
+            if self.queued:
+                key, pressed, timestamp = self.queued.pop(0)
+            elif self.keys.events.get_into(self.event):
+                if self.keymap is None:
+                    return self.event
+                event = self.event
+                key, pressed, timestamp = event.key_number, event.pressed, event.timestamp
+            else:
+                return self.turned()
+            if self.keymap is not None:
+                key = self.keymap[key]
+                held = self.down[key]
+                if pressed:
+                    self.down[key] = held + 1
+                    if held:
+                        continue  # another key of this function is down: one press
+                elif held:
+                    self.down[key] = held - 1
+                    if held > 1:
+                        continue  # another key of this function is still down
             return keypad.Event(key, pressed, timestamp)
-        if self.keys.events.get_into(self.event):
-            return self.event
-        return None
+
+    def turned(self):
+        """A detent of the encoder as a press of DOWN (clockwise) or UP, and at the next poll
+        its release; None if it has not moved. (Idle: an int read, nothing allocated.)"""
+        if self.turning is not None:
+            event, self.turning = self.turning, None
+            return event
+        if self.encoder is None:
+            return None
+        position = self.encoder.position
+        if position == self.position:
+            return None
+        from potager.core import keys
+
+        step = 1 if position > self.position else -1
+        self.position += step
+        key = keys.DOWN if step > 0 else keys.UP
+        now = self.ticks_ms()
+        self.turning = keypad.Event(key, False, now)
+        return keypad.Event(key, True, now)
 
 
 def read_down(pins):
@@ -97,13 +143,24 @@ def settle(seen, down, since, now):
     return kept
 
 
-def for_board(early=None):
+def for_board(early=None, encoder=True):
+    """The board's keys (and its encoder, if it has one and `encoder`)."""
     import board
 
     from potager.hw import pins
 
     table = pins.table_for(getattr(board, "board_id", ""))
-    return Buttons([getattr(board, name) for name in table["keys"]], early)
+    keymap = table.get("keymap")
+    if keymap is not None:
+        from potager.core import keys
+
+        keymap = bytes([keys.NAMES.index(name) for name in keymap])
+    dial = None
+    if encoder and "encoder" in table:
+        import rotaryio
+
+        dial = rotaryio.IncrementalEncoder(*[getattr(board, name) for name in table["encoder"]])
+    return Buttons([getattr(board, name) for name in table["keys"]], early, keymap, dial)
 
 
 def scan_now():
@@ -111,6 +168,6 @@ def scan_now():
     key pressed meanwhile (BACK for the safe menu) waits in keypad's queue with its time."""
     global early
     try:
-        early = for_board()
+        early = for_board(encoder=False)  # opened once, by BoardIO's keys
     except Exception:  # BoardIO tries again and reports it
         early = None

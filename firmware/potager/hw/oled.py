@@ -1,4 +1,5 @@
-"""The SSD1306 OLED through displayio: a grid of text cells, redrawn only where changed.
+"""The OLED through displayio: a grid of text cells, redrawn only where changed. The display
+is the Pico's SSD1306 on I2C (made by board_io) or the MacroPad's SH1106 (board.DISPLAY).
 
 Each text row is cut into the segments of ``potager.ui.view.SEGMENTS``, each a
 ``displayio.TileGrid`` whose tiles are the font strip's glyphs (``potager.hw.font``): a changed
@@ -7,11 +8,8 @@ segment over I2C. Rows are 12 px high from y = 0, so each spans exactly two 8-pi
 the controller.
 """
 
-import adafruit_displayio_ssd1306
 import displayio
-import i2cdisplaybus
 
-from potager.hw import pins
 from potager.hw.font import load_strip
 from potager.ui.view import ROWS, SEGMENTS
 
@@ -29,13 +27,9 @@ def font_path():
 
 
 class Oled:
-    def __init__(self, i2c):
-        # displayio.release_displays() came before the bus was made (board_io): after a soft
-        # reload the old display holds the pins until then
-        bus = i2cdisplaybus.I2CDisplayBus(i2c, device_address=pins.DISPLAY_ADDRESS)
-        self.display = adafruit_displayio_ssd1306.SSD1306(
-            bus, width=WIDTH, height=HEIGHT, auto_refresh=False
-        )
+    def __init__(self, display):
+        """display: a displayio display of WIDTH x HEIGHT, auto_refresh off."""
+        self.display = display
         self.chars, strip = load_strip(font_path())
         self.missing = self.chars.find("?")  # the tile of a character the font lacks
         # each glyph's tile once found: str.find costs the board ~100 us a glyph (it counts
@@ -120,12 +114,14 @@ class Oled:
             self.display.root_group = self.group
         self.display.refresh()
 
+    # display off and on: the same command on the SSD1306 and the SH1106, sent as the SSD1306
+    # driver's sleep() does (the MacroPad's BusDisplay has no sleep())
     def sleep(self):
         if self.awake:
-            self.display.sleep()
+            self.display.bus.send(0xAE, b"")
             self.awake = False
 
     def wake(self):
         if not self.awake:
-            self.display.wake()
+            self.display.bus.send(0xAF, b"")
             self.awake = True

@@ -54,6 +54,7 @@ save2=Save unreadable: new
 save3=Old save reset
 no_nvm=No NVM: not saved
 h.dropped=# old games dropped
+h.knob=Knob ↑↓, push: OK
 h.move=move
 h.choose=choose
 h.back=back

@@ -54,6 +54,7 @@ save2=Sauvegarde illisible
 save3=Ancienne sauvegarde
 no_nvm=Pas de NVM
 h.dropped=# parties effacées
+h.knob=Molette ↑↓, appui OK
 h.move=déplacer
 h.choose=choisir
 h.back=retour

@@ -98,7 +98,10 @@ class HelpScreen(ListScreen):
         return app.tr("help.title")
 
     def items(self, app):
-        return [fit(key, 5) + app.tr(text) for key, text in self.entries]
+        items = [fit(key, 5) + app.tr(text) for key, text in self.entries]
+        if getattr(app.system, "dial", False):  # the MacroPad: its encoder first
+            items.insert(0, app.tr("h.knob"))
+        return items
 
     def on_key(self, app, key, kind):
         if key == keys.OK and kind == SHORT:
