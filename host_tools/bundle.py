@@ -60,6 +60,7 @@ BOARD_NAMES = {
     "raspberry_pi_pico": "Raspberry Pi Pico",
     "raspberry_pi_pico2": "Raspberry Pi Pico 2",
     "adafruit_feather_rp2040": "Adafruit Feather RP2040",
+    "adafruit_macropad_rp2040": "Adafruit MacroPad RP2040",
 }
 
 

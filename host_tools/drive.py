@@ -45,8 +45,16 @@ DEPENDENCIES = {"neopixel": ("adafruit_pixelbuf",)}
 # ...unless the board's CircuitPython has the module in its core (circuitpython-stubs' board
 # definitions list adafruit_pixelbuf among the included modules of these boards).
 BUILT_IN = {
-    "adafruit_pixelbuf": {"raspberry_pi_pico", "raspberry_pi_pico2", "adafruit_feather_rp2040"}
+    "adafruit_pixelbuf": {
+        "raspberry_pi_pico",
+        "raspberry_pi_pico2",
+        "adafruit_feather_rp2040",
+        "adafruit_macropad_rp2040",
+    }
 }
+# ...and those a board does without: the MacroPad's display is made by its CircuitPython
+# (board.DISPLAY), so it needs no display driver (pins.py: a table with "display")
+NOT_NEEDED = {"adafruit_displayio_ssd1306": {"adafruit_macropad_rp2040"}}
 
 
 class Refused(Exception):
@@ -218,7 +226,11 @@ def required_modules(requirements: Path, board_id: str | None) -> list[str]:
             continue
         module = module_for(line)
         for mod in (module, *DEPENDENCIES.get(module, ())):
-            if mod not in modules and board_id not in BUILT_IN.get(mod, ()):
+            if (
+                mod not in modules
+                and board_id not in BUILT_IN.get(mod, ())
+                and board_id not in NOT_NEEDED.get(mod, ())
+            ):
                 modules.append(mod)
     return modules
 

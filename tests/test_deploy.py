@@ -1565,3 +1565,22 @@ def test_the_readmes_quick_path_deploys_onto_a_fresh_drive(tmp_path, no_mpy_cros
             assert sorted(p.relative_to(d).as_posix() for p in d.rglob("*")) == before
     assert (d / "code.py").read_bytes() != FRESH_DRIVE["code.py"]
     assert (d / "potager/app.py").is_file() and (d / "lib/neopixel.py").is_file()
+
+
+MACROPAD_BOOT_OUT = (
+    "Adafruit CircuitPython 10.2.1 on 2026-05-12; Adafruit Macropad RP2040 with rp2040\n"
+    "Board ID:adafruit_macropad_rp2040\nUID:E6614C311B5A6A2B\n"
+)
+
+
+def test_a_macropad_drive_gets_no_display_driver_and_no_pixelbuf(source, tmp_path, capsys):
+    # The MacroPad's CircuitPython makes its display (board.DISPLAY) and has adafruit_pixelbuf
+    # built in: deploy reads the board from boot_out.txt and leaves both libraries out.
+    drive = tmp_path / "MACROPAD"
+    write_tree(drive, {"boot_out.txt": MACROPAD_BOOT_OUT.encode()})
+    assert run(drive, source, "--py") == 0
+    assert "board adafruit_macropad_rp2040" in capsys.readouterr().out
+    libraries = {Path(rel).parts[1] for rel in ours(drive) if rel.startswith("lib/")}
+    assert libraries == {"neopixel.py", "adafruit_ticks.py"}
+    pico = {Path(rel).parts[1] for rel in LIB_PY}
+    assert {"adafruit_displayio_ssd1306.py", "neopixel.py"} <= pico  # the Pico's keep theirs

@@ -223,3 +223,26 @@ def test_the_macropad_label_sheet_is_current_and_labels_each_key_with_its_functi
     table = pins.MACROPAD
     assert labels == [table["keymap"][table["keys"].index(f"KEY{n}")] for n in range(1, 13)]
     assert set(labels) == set(keys.NAMES)  # every function has a key
+
+
+def test_the_macropad_page_gives_the_keymap_and_the_ring_places_of_pins_py():
+    body = sections((HW / "macropad.md").read_text(encoding="utf-8"))
+    table = pins.MACROPAD
+    grid = tables(body["The keys"])[0]
+    for row in range(4):
+        cells = [grid[row][side] for side in ("left", "middle", "right")]
+        expected = [table["keymap"][table["keys"].index(f"KEY{row * 3 + n}")] for n in (1, 2, 3)]
+        assert cells == expected, grid[row]
+    places = tables(body["The lights: the table around the keys"])[0][0]
+    assert [places[str(place)] for place in range(12)] == [
+        f"KEY{pixel + 1}" for pixel in table["ring_pixels"]
+    ]
+
+
+def test_default_seatings_put_each_seat_on_a_macropad_key_of_its_own():
+    from potager.core.table import seat_pixel
+
+    for players in range(1, 7):
+        shown = [pins.MACROPAD["ring_pixels"][seat_pixel(s, players)] for s in range(players)]
+        assert len(set(shown)) == players, (players, shown)
+        assert not {4, 7} & set(shown)  # the middle keys are not on the edge
