@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: venv dev-venv pico-deps sim test pytest lint typecheck format bench fuzz cuts cuts-pico model screenshots explore bundle clean
+.PHONY: venv dev-venv pico-deps sim test pytest lint typecheck format bench fuzz cuts cuts-pico model screenshots explore bundle enclosure clean
 
 # what running needs (sim, score, export, deploy, bundle): requirements.txt
 venv: $(RUN_STAMP)
@@ -107,6 +107,11 @@ screenshots: venv
 # by hand onto a board (no Python needed there); .mpy by the CircuitPython kit's mpy-cross
 bundle: venv
 	$(PY) -m host_tools bundle
+
+# the enclosure from the numbers of hardware/enclosure.py: hardware/enclosure/*.stl (3D printing),
+# *.svg and *.dxf (laser cutting), and the tables of hardware/enclosure.md
+enclosure: dev-venv
+	$(PY) hardware/enclosure.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache bench/results.json $(PICO)/node_modules
