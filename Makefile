@@ -48,15 +48,15 @@ pytest: dev-venv pico-deps
 	$(PY) -m pytest
 
 lint: dev-venv
-	$(PY) -m ruff check firmware host_tools tests
-	$(PY) -m ruff format --check firmware host_tools tests
+	$(PY) -m ruff check firmware host_tools tests hardware/*.py
+	$(PY) -m ruff format --check firmware host_tools tests hardware/*.py
 
 typecheck: dev-venv
 	$(PY) -m mypy
 
 format: dev-venv
-	$(PY) -m ruff format firmware host_tools tests
-	$(PY) -m ruff check --fix firmware host_tools tests
+	$(PY) -m ruff format firmware host_tools tests hardware/*.py
+	$(PY) -m ruff check --fix firmware host_tools tests hardware/*.py
 
 bench: dev-venv pico-deps
 	$(PY) -m host_tools bench
