@@ -10,12 +10,14 @@ Python API (for tests)::
     from host_tools.sim import SimBoard, ScriptError
 
     board = SimBoard(firmware_dir=DEFAULT_FIRMWARE, *, nvm=ERASED_NVM,
-                     board_id="raspberry_pi_pico",          # or "adafruit_feather_rp2040"
+                     board_id="raspberry_pi_pico",  # or "adafruit_feather_rp2040",
+                                                    # "adafruit_macropad_rp2040"
                      uptime_ms=0,      # the script starts this long after power-on
                      console=False,    # a terminal has the USB serial console open
                      drive=None)       # a folder whose files appear beside code.py (players.txt)
     result = board.run_script("wait 500\\npress OK\\n")     # -> RunResult; ScriptError if bad
     result.frames       # [{"t_ms", "screen", "leds", "i2c_bytes"}], one per visible change
+                        # (the MacroPad's: "spi_bytes" instead of "i2c_bytes")
     result.state        # potager.app.current.snapshot() at the end (None if not running)
     result.nvm          # the 4096-byte NVM image at the end (b"\\xff" * 4096 when new)
     result.nvm_writes   # [NvmWrite(t_ms, start, length, torn, erased, pages, landed, free,
@@ -41,6 +43,16 @@ frame, control bytes included, address byte and bus overhead excluded: a full fr
 6 (``0x21`` column range as three ``0x80``-prefixed pairs) + 6 (``0x22`` page range) +
 1025 (``0x40`` then 1024 GDDRAM bytes) = 1037. The first frame after a boot also carries
 the display's init sequence (14 writes, 46 bytes).
+
+On the MacroPad RP2040 the display is ``board.DISPLAY``, made by the runtime at power-on as
+CircuitPython's board_init does (``displays.py``: Blinka's real ``fourwire`` and
+``busdisplay`` over the fake ``busio.SPI``), kept through soft reloads, ``None`` after
+``displayio.release_displays()`` until the power comes back; an SH1106 emulator
+(``sh1106.py``) reads its bus. ``spi_bytes`` counts every byte on that bus since the previous
+frame, commands (DC low) and data: a full frame is 8 pages of ``1h 0l bP`` + 128 = 1048, a
+changed character 2 pages of 3 + 6 = 18; the first frame also carries what the runtime sent
+before code.py (29 bytes of init and brightness, its terminal: a full frame). Its encoder is
+``rotaryio`` (``turn N`` in scripts; ``board.turn(n)`` live).
 """
 
 from host_tools.sim.cli import main

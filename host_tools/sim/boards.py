@@ -20,6 +20,18 @@ OLED_ADDRESS = 0x3C
 
 
 @dataclass(frozen=True)
+class SpiOled:
+    """A display the runtime makes at power-on (``board.DISPLAY``): an SH1106 on a 4-wire SPI
+    bus. Board names of its pins."""
+
+    clock: str
+    mosi: str
+    command: str  # DC: low for a command byte, high for RAM data
+    chip_select: str
+    reset: str
+
+
+@dataclass(frozen=True)
 class BoardDefinition:
     board_id: str
     pins: dict[str, str]  # board name -> GPIO name
@@ -30,6 +42,10 @@ class BoardDefinition:
     # the script's names of the board's own keys (MACROPAD_KEY_NAMES) -> board names
     own_keys: dict[str, str] = field(default_factory=dict)
     encoder: Optional[tuple[str, str]] = None  # (A, B) of a rotary encoder
+    spi_oled: Optional[SpiOled] = None  # board.DISPLAY, made by the runtime (the MacroPad's)
+    # the LEDs as a grid of (columns, rows), pixel i at row i // columns, column i % columns
+    # (the MacroPad's, one under each key); None: a ring around the OLED
+    led_grid: Optional[tuple[int, int]] = None
 
     def gpio(self, board_name: str) -> str:
         return self.pins[board_name]
@@ -133,6 +149,10 @@ MACROPAD = BoardDefinition(
         "ENCODER": "BUTTON",
     },
     encoder=("ROTA", "ROTB"),
+    spi_oled=SpiOled(
+        clock="SCK", mosi="MOSI", command="OLED_DC", chip_select="OLED_CS", reset="OLED_RESET"
+    ),
+    led_grid=(3, 4),
 )
 
 BOARDS = {board.board_id: board for board in (PICO, FEATHER_RP2040, MACROPAD)}

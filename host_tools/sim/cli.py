@@ -11,12 +11,20 @@ import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from host_tools.sim.boards import KEY_NAMES
+from host_tools.sim.boards import KEY_NAMES, MACROPAD, MACROPAD_KEY_NAMES, PICO
 from host_tools.sim.machine import NVM_SIZE
 from host_tools.sim.render import write_png
 from host_tools.sim.runner import DEFAULT_FIRMWARE, RunResult, SimBoard
-from host_tools.sim.script import Command, ScriptError, parse_script
-from host_tools.sim.tui import LEGEND, run_interactive, terminal_problem
+from host_tools.sim.script import Command, ScriptError, check_board, parse_script
+from host_tools.sim.tui import ENCODER_LEGEND, LEGEND, run_interactive, terminal_problem
+
+# --board: the simulated boards (the others are emulated: host_tools.pico)
+SIM_BOARDS = {"sim": PICO.board_id, "sim-macropad": MACROPAD.board_id}
+
+
+_OWN_KEYS = (
+    f"{MACROPAD_KEY_NAMES[0]}..{MACROPAD_KEY_NAMES[-2]}, {MACROPAD_KEY_NAMES[-1]} (its switch)"
+)
 
 
 class _UsageError(Exception):
@@ -30,11 +38,13 @@ def _parser() -> argparse.ArgumentParser:
         "or a script in virtual time with --headless.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"""script: one command a line, '#' starts a comment
-  press KEY | hold KEY MS | wait MS | power-cut | tear-next-write N | boot | reload
+  press KEY | hold KEY MS | wait MS | power-cut | tear-next-write N | boot | reload | turn N
   (reload: a soft reload, as Ctrl-D or autoreload: RAM lost; power, ticks, NVM, display kept)
-  KEY: {" ".join(KEY_NAMES)}
+  KEY: {" ".join(KEY_NAMES)}; on the MacroPad also {_OWN_KEYS}
+  turn N: the MacroPad's encoder, N detents (+ clockwise = DOWN, - = UP), 20 ms each
 terminal UI keys:
   {LEGEND}
+  MacroPad: {ENCODER_LEGEND}
 exit status: 0 ran, 1 firmware exception, 2 bad usage, script or NVM file""",
     )
     parser.add_argument("--headless", action="store_true", help="no UI: run --script")
@@ -54,13 +64,14 @@ exit status: 0 ran, 1 firmware exception, 2 bad usage, script or NVM file""",
         "--firmware", type=Path, default=DEFAULT_FIRMWARE, metavar="DIR", help="has code.py"
     )
     pico = parser.add_argument_group(
-        "the emulated Pico (--board pico): the real CircuitPython firmware in rp2040js"
+        "the emulated boards (--board pico, macropad): the real CircuitPython firmware in rp2040js"
     )
     pico.add_argument(
         "--board",
-        choices=("sim", "pico"),
+        choices=tuple(SIM_BOARDS) + ("pico",),
         default="sim",
-        help="sim: the simulated board (default); pico: the emulated Pico",
+        help="sim: the simulated Pico (default); sim-macropad: the simulated MacroPad RP2040; "
+        "pico, macropad: the emulated ones",
     )
     pico.add_argument("--uf2", type=Path, metavar="PATH", help="CircuitPython UF2 (10.2.1)")
     pico.add_argument("--py", action="store_true", help="deploy .py sources, not .mpy")
@@ -80,7 +91,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         return run_pico(args)
     if args.uf2 is not None or args.py:
-        print("sim: --uf2 and --py are for --board pico", file=sys.stderr)
+        print("sim: --uf2 and --py are for --board pico or macropad", file=sys.stderr)
         return 2
     try:
         board, script = _prepare(args)
@@ -121,13 +132,19 @@ def _prepare(args: argparse.Namespace) -> tuple[SimBoard, Optional[list[Command]
         nvm = args.nvm.read_bytes()
         if len(nvm) != NVM_SIZE:
             raise _UsageError(f"{args.nvm} has {len(nvm)} bytes; an NVM image has {NVM_SIZE}")
+    board_id = SIM_BOARDS[args.board]
     try:
         if nvm is None:
-            board = SimBoard(args.firmware, drive=args.drive)
+            board = SimBoard(args.firmware, drive=args.drive, board_id=board_id)
         else:
-            board = SimBoard(args.firmware, nvm=nvm, drive=args.drive)
+            board = SimBoard(args.firmware, nvm=nvm, drive=args.drive, board_id=board_id)
     except (FileNotFoundError, FileExistsError) as error:
         raise _UsageError(str(error)) from None
+    if script is not None:
+        try:
+            check_board(script, board.definition)
+        except ScriptError as error:
+            raise _UsageError(f"{args.script}:{error.line}: {error.message}") from None
     return board, script
 
 
@@ -138,7 +155,8 @@ def write_outputs(args: argparse.Namespace, result: Any) -> None:
         lines = (json.dumps(frame, ensure_ascii=False) + "\n" for frame in result.frames)
         args.frames.write_text("".join(lines), encoding="utf-8")
     if args.png is not None:
-        write_png(args.png, result.pixels, result.leds)
+        grid = MACROPAD.led_grid if args.board in ("sim-macropad", "macropad") else None
+        write_png(args.png, result.pixels, result.leds, grid=grid)
     if args.state is not None:
         text = json.dumps(result.state, indent=2, ensure_ascii=False)
         args.state.write_text(text + "\n", encoding="utf-8")

@@ -11,8 +11,12 @@ work                           virtual time  from
 =============================  ============  ===================================================
 I2C, per byte                  25 µs         400 kHz: 9 clocks a byte (a 1 KB frame ~25 ms)
 I2C, per write                 40 µs         start, address byte, stop, the driver's call
+SPI, per byte (the MacroPad's  0.9 µs        its SSP at 125 MHz / 14 = 8.93 MHz (10 MHz asked):
+display, instead of I2C)                     8 clocks a byte; a full frame (1048 bytes) ~1 ms;
+                                             and 1 µs after each command byte, the CS toggle's
+                                             delay (FourWire's, a busy wait in C on the board)
 displayio rendering, per byte  45 µs         the pixels of the areas a refresh sends, drawn
-sent                                         from the tile grids: a full frame (1050 bytes)
+sent (I2C or SPI)                            from the tile grids: a full frame (1050 bytes)
                                              in 48 ms, a character (25 bytes) in 1 ms
 NVM write, erase + program     60 ms         4 KiB sector erase (~45 ms) + 16 pages programmed,
                                              interrupts off
@@ -40,6 +44,7 @@ own pause.
 
 I2C_BYTE_US = 25
 I2C_WRITE_US = 40
+SPI_BYTE_NS = 900  # the MacroPad's display bus, 8 bits at 8.93 MHz
 RENDER_US_PER_BYTE = 45  # displayio's refresh drawing what it then sends, in C on the board
 NVM_WRITE_US = 60_000
 SUPERVISOR_US = 1_220_000  # power back (or a reset) to code.py's start

@@ -6,6 +6,7 @@ and starts and stops the firmware. Hardware writes made while the firmware is no
 (``live`` false: power gone, or the code unwinding after a cut) have no effect.
 """
 
+import collections
 import errno
 import heapq
 import itertools
@@ -16,6 +17,7 @@ from typing import Any, Callable, Optional, Protocol
 
 from host_tools.sim import costs
 from host_tools.sim.boards import OLED_ADDRESS, RING_SIZE, SCRIPT_KEYS, BoardDefinition
+from host_tools.sim.sh1106 import SH1106
 from host_tools.sim.ssd1306 import SSD1306
 
 # CircuitPython's supervisor.ticks_ms() wraps at 2**29 and starts 65.536 s before its first wrap
@@ -28,6 +30,10 @@ FLASH_PAGE = 256
 # The Pico's W25Q16JV: sector erase 45 ms typical, page program 0.4 ms typical (datasheet).
 ERASE_US = 45_000
 PAGE_PROGRAM_US = 400
+SPI_RECORD = 100_000  # the last writes on the SPI bus kept in Machine.spi_record
+# A quadrature encoder's (A, B) levels, 1 = open (pulled up), as CircuitPython's decoder
+# (shared-module/rotaryio) reads them: a clockwise detent is 11 -> 01 -> 00 -> 10 -> 11
+ENCODER_CLOCKWISE = ((True, True), (False, True), (False, False), (True, False))
 
 
 class StopFirmware(BaseException):
@@ -128,6 +134,16 @@ class PinWatcher(Protocol):
         """The firmware stopped (power cut, reset, end of the run): the scanner is gone."""
 
 
+@dataclass(frozen=True)
+class SpiWrite:
+    """One ``busio.SPI.write`` on the display's bus, with the DC and CS levels it was sent at."""
+
+    t_us: int
+    dc: bool
+    cs: bool
+    data: bytes
+
+
 @dataclass(order=True)
 class _Event:
     at_us: int
@@ -164,8 +180,17 @@ class Machine:
         self.power_cuts_us: list[int] = []  # scheduled power cuts: a write may be inside one
         self.crashes: list[Crash] = []
         self.warnings: list[str] = []
-        self.i2c_bytes = 0  # total sent to the OLED
-        self.oled = SSD1306()
+        self.i2c_bytes = 0  # total sent to the OLED (I2C)
+        self.spi_bytes = 0  # total on the display's SPI bus (the MacroPad's)
+        self.spi_record: collections.deque[SpiWrite] = collections.deque(maxlen=SPI_RECORD)
+        self.oled: Any = self._new_oled()
+        # the runtime (not the firmware) runs: it makes board.DISPLAY at power-on, releases
+        # displays when code.py ends; its hardware writes count, its time is not charged
+        self.runtime = False
+        self.display_due = False  # the power came on: the runtime makes its display
+        self.board_display: Any = None  # board.DISPLAY until released or the power goes
+        self._outputs: dict[str, bool] = {}  # gpio -> level of a pin driven as an output
+        self._owed_ns = 0  # work done, less than a microsecond, not charged yet
         self.ring_bytes = b""
         self.tones: list[tuple[int, str, int]] = []  # (t_ms, gpio, frequency) per tone started
         self.watchdog = WatchdogState()
@@ -182,6 +207,18 @@ class Machine:
             else None
         )
         self._ring_gpio = gpio(definition.ring)
+        oled = definition.spi_oled
+        self._spi_oled = (
+            (gpio(oled.clock), gpio(oled.mosi), gpio(oled.command), gpio(oled.chip_select))
+            if oled is not None
+            else None
+        )
+        self._encoder_phase = 0  # index in ENCODER_CLOCKWISE: the detent's 11 at rest
+        self._encoder_gpios = (
+            (gpio(definition.encoder[0]), gpio(definition.encoder[1]))
+            if definition.encoder is not None
+            else None
+        )
 
     # --- time and scheduled events ---
     @property
@@ -255,6 +292,7 @@ class Machine:
         self._first_power_on = False  # the first keeps uptime_ms
         self.powered = True
         self.boot_pending = True
+        self.display_due = self._spi_oled is not None
 
     def start_firmware(self) -> None:
         self.boot_pending = False
@@ -288,7 +326,10 @@ class Machine:
         self.halt()
         self.powered = False
         self.boot_pending = False
-        self.oled = SSD1306()
+        self.display_due = False
+        self.board_display = None
+        self._outputs.clear()
+        self.oled = self._new_oled()
         self.ring_bytes = b""
 
     def request_reset(self) -> None:
@@ -315,7 +356,21 @@ class Machine:
         A floating pin (no pull) reads low, so a missing pull-up shows as a stuck key."""
         if gpio in self._buttons_down:
             return False
+        if self._encoder_gpios is not None and gpio in self._encoder_gpios:
+            closed = ENCODER_CLOCKWISE[self._encoder_phase][self._encoder_gpios.index(gpio)]
+            if not closed:  # the encoder's contact to ground is closed
+                return False
         return bool(pull_up)
+
+    def set_output(self, gpio: str, level: Optional[bool]) -> None:
+        """A pin driven as an output (None: no longer an output)."""
+        if level is None:
+            self._outputs.pop(gpio, None)
+        elif self.live or self.runtime:
+            self._outputs[gpio] = level
+
+    def output_level(self, gpio: str) -> Optional[bool]:
+        return self._outputs.get(gpio)
 
     # --- buttons and key scanners ---
     def watch_pins(self, watcher: PinWatcher) -> None:
@@ -345,6 +400,23 @@ class Machine:
                 f" keypad.Keys watched {self.board_name(gpio)}: the press is lost, as on the device"
             )
 
+    # --- the encoder ---
+    def step_encoder(self, step: int) -> None:
+        """The encoder turned a quarter of a detent: +1 clockwise, -1 anticlockwise; its (A, B)
+        change and whatever watches them (rotaryio) sees the change."""
+        assert self._encoder_gpios is not None
+        old = ENCODER_CLOCKWISE[self._encoder_phase]
+        self._encoder_phase = (self._encoder_phase + step) % len(ENCODER_CLOCKWISE)
+        new = ENCODER_CLOCKWISE[self._encoder_phase]
+        for gpio, was, now in zip(self._encoder_gpios, old, new, strict=True):
+            if was != now:
+                for watcher in list(self._watchers):
+                    watcher._pin_changed(gpio)
+
+    def watch_encoder(self, watcher: PinWatcher) -> None:
+        """As watch_pins, for a rotaryio encoder (nothing about keys held unseen)."""
+        self._watchers.append(watcher)
+
     # --- OLED and LEDs ---
     def oled_on_bus(self, scl: str, sda: str) -> bool:
         return (scl, sda) == self._oled_pins
@@ -357,6 +429,33 @@ class Machine:
         self.i2c_bytes += len(data)
         self.oled.write(data)
         self.charge(costs.I2C_WRITE_US + (costs.I2C_BYTE_US + costs.RENDER_US_PER_BYTE) * len(data))
+
+    def _new_oled(self) -> Any:
+        return SH1106() if self.definition.spi_oled is not None else SSD1306()
+
+    def spi_write(self, pins: tuple[str, ...], data: bytes) -> None:
+        """A write on a busio.SPI with (clock, MOSI, ...) ``pins``: on the display's bus, each
+        byte is recorded with the DC and CS levels and clocked into the SH1106 (CS low)."""
+        if not (self.live or self.runtime) or not data:
+            return
+        if self._spi_oled is not None and pins[:2] == self._spi_oled[:2]:
+            dc = bool(self._outputs.get(self._spi_oled[2], False))
+            cs = bool(self._outputs.get(self._spi_oled[3], True))  # pulled up: not selected
+            self.spi_record.append(SpiWrite(self.now_us, dc, cs, data))
+            self.spi_bytes += len(data)
+            if not cs:
+                self.oled.write(data, dc)
+            self._charge_ns((costs.SPI_BYTE_NS + 1000 * costs.RENDER_US_PER_BYTE) * len(data))
+        else:
+            self._charge_ns(costs.SPI_BYTE_NS * len(data))
+
+    def _charge_ns(self, ns: int) -> None:
+        """charge() in nanoseconds: the fractions of a microsecond add up (a byte's 0.9 us)."""
+        if not self.live:
+            return
+        self._owed_ns += ns
+        us, self._owed_ns = divmod(self._owed_ns, 1000)
+        self.charge(us)
 
     def neopixel_write(self, gpio: str, data: bytes) -> None:
         if self.live and gpio == self._ring_gpio:

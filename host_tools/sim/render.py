@@ -1,15 +1,17 @@
-"""Pictures of the board: a PNG (OLED scaled up, the ring as discs) and terminal text, at
+"""Pictures of the board: a PNG (OLED scaled up, the LEDs as discs) and terminal text, at
 full size in half blocks (1x2 pixels a character) or compact in braille (2x4 pixels a
 character, every pixel kept).
 
 The ring's pixel 0 is at the top and the others follow clockwise, on a frame around the OLED.
+A board whose LEDs sit under its keys (the MacroPad: ``grid`` = (3, 4) columns and rows) has
+them drawn as that grid below the OLED, pixel i in row i // 3, column i % 3, each in its key.
 LED colours are lifted for display (the firmware caps the ring's brightness for USB power,
 which would draw as near-black); the frames keep the exact bytes.
 """
 
 import itertools
 from pathlib import Path
-from typing import Union
+from typing import Optional, Union
 
 from host_tools.sim.boards import RING_SIZE
 
@@ -26,8 +28,18 @@ BRAILLE = (2, 4)
 TERMINAL_MARGIN = 2  # characters around the OLED, where the ring is drawn
 
 
-def terminal_board_size(cell: tuple[int, int] = HALF_BLOCKS) -> tuple[int, int]:
-    """(columns, rows) of terminal_lines() drawn with `cell` pixels a character."""
+KEY_PITCH = 160  # PNG: a key of the grid, square
+KEY_GAP = 16  # PNG: between keys
+KEY_CAP = (36, 36, 36)  # PNG: a key, the LED under it showing through
+
+
+def terminal_board_size(
+    cell: tuple[int, int] = HALF_BLOCKS, grid: Optional[tuple[int, int]] = None
+) -> tuple[int, int]:
+    """(columns, rows) of terminal_lines() drawn with `cell` pixels a character (a grid: the
+    OLED, a blank row, a row of LEDs per row of keys)."""
+    if grid is not None:
+        return 128 // cell[0], 64 // cell[1] + 1 + grid[1]
     return 128 // cell[0] + 2 * TERMINAL_MARGIN, 64 // cell[1] + 2 * TERMINAL_MARGIN
 
 
@@ -63,14 +75,55 @@ def visible_rgb(colour: str) -> tuple[int, int, int]:
     return r, g, b
 
 
-def write_png(path: Union[str, Path], pixels: list[list[bool]], leds: list[str]) -> None:
+def png_size(grid: Optional[tuple[int, int]] = None) -> tuple[int, int]:
+    """(width, height) of write_png's picture."""
+    if grid is None:
+        return PNG_SIZE
+    return PNG_SIZE[0], MARGIN + OLED_SIZE[1] + MARGIN + grid[1] * KEY_PITCH + MARGIN
+
+
+def grid_centres(grid: tuple[int, int]) -> list[tuple[float, float]]:
+    """PNG: the centre of each key of the grid, pixel 0 first (row i // columns)."""
+    columns, rows = grid
+    top = MARGIN + OLED_SIZE[1] + MARGIN
+    left = (PNG_SIZE[0] - columns * KEY_PITCH) / 2
+    return [
+        (left + (i % columns + 0.5) * KEY_PITCH, top + (i // columns + 0.5) * KEY_PITCH)
+        for i in range(columns * rows)
+    ]
+
+
+def write_png(
+    path: Union[str, Path],
+    pixels: list[list[bool]],
+    leds: list[str],
+    grid: Optional[tuple[int, int]] = None,
+) -> None:
+    """The OLED with the ring around it, or with the grid of keys below (``grid``)."""
     from PIL import Image, ImageDraw
 
     oled = Image.new("RGB", (128, 64))
     oled.putdata([LIT if lit else (0, 0, 0) for row in pixels for lit in row])
-    image = Image.new("RGB", PNG_SIZE, BACKGROUND)
+    image = Image.new("RGB", png_size(grid), BACKGROUND)
     image.paste(oled.resize(OLED_SIZE, Image.Resampling.NEAREST), (MARGIN, MARGIN))
     draw = ImageDraw.Draw(image)
+    if grid is not None:
+        half = (KEY_PITCH - KEY_GAP) / 2
+        for colour, (x, y) in zip(leds, grid_centres(grid), strict=True):
+            draw.rounded_rectangle(
+                (x - half, y - half, x + half, y + half),
+                12,
+                fill=KEY_CAP,
+                outline=UNLIT_LED,
+                width=2,
+            )
+            box = (x - LED_RADIUS, y - LED_RADIUS, x + LED_RADIUS, y + LED_RADIUS)
+            if colour == "#000000":
+                draw.ellipse(box, outline=UNLIT_LED, width=2)
+            else:
+                draw.ellipse(box, fill=visible_rgb(colour))
+        image.save(path)
+        return
     centre_x, centre_y = PNG_SIZE[0] / 2, PNG_SIZE[1] / 2
     reach_x, reach_y = OLED_SIZE[0] / 2 + MARGIN / 2, OLED_SIZE[1] / 2 + MARGIN / 2
     for colour, (dx, dy) in zip(leds, ring_offsets(reach_x, reach_y), strict=True):
@@ -108,11 +161,37 @@ def oled_text(pixels: list[list[bool]], cell: tuple[int, int] = HALF_BLOCKS) -> 
     return rows
 
 
+def _dot(colour: str) -> str:
+    if colour == "#000000":
+        return "\x1b[2m○\x1b[0m"
+    r, g, b = visible_rgb(colour)
+    return f"\x1b[38;2;{r};{g};{b}m●\x1b[0m"
+
+
+def _key_rows(leds: list[str], keys: tuple[int, int], width: int) -> list[str]:
+    """The grid of keys as text: a row of dots a row of keys, each column's in the middle of
+    its third of the width."""
+    columns, rows = keys
+    lines = []
+    for top in range(0, columns * rows, columns):
+        line = [" "] * width
+        for column in range(columns):
+            line[(2 * column + 1) * width // (2 * columns)] = _dot(leds[top + column])
+        lines.append("".join(line).rstrip())
+    return lines
+
+
 def terminal_lines(
-    pixels: list[list[bool]], leds: list[str], cell: tuple[int, int] = HALF_BLOCKS
+    pixels: list[list[bool]],
+    leds: list[str],
+    cell: tuple[int, int] = HALF_BLOCKS,
+    keys: Optional[tuple[int, int]] = None,
 ) -> list[str]:
     """The OLED (oled_text) inside a 2-character margin that carries the ring as coloured dots
-    (ANSI 24-bit colour); terminal_board_size(cell) characters."""
+    (ANSI 24-bit colour), or with a grid of keys (``keys``: columns, rows) below it, a row of
+    dots each; terminal_board_size(cell, keys) characters."""
+    if keys is not None:
+        return [*oled_text(pixels, cell), "", *_key_rows(leds, keys, 128 // cell[0])]
     width, height = terminal_board_size(cell)
     grid = [[" "] * width for _ in range(height)]
     for y, row in enumerate(oled_text(pixels, cell)):
@@ -121,9 +200,5 @@ def terminal_lines(
     # spaced in screen distance: a character is about twice as tall as it is wide
     for colour, (dx, dy) in zip(leds, ring_offsets(centre_x, 2 * centre_y), strict=True):
         x, y = round(centre_x + dx), round(centre_y + dy / 2)
-        if colour == "#000000":
-            grid[y][x] = "\x1b[2m○\x1b[0m"
-        else:
-            r, g, b = visible_rgb(colour)
-            grid[y][x] = f"\x1b[38;2;{r};{g};{b}m●\x1b[0m"
+        grid[y][x] = _dot(colour)
     return ["".join(row) for row in grid]

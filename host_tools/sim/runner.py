@@ -29,11 +29,17 @@ from types import ModuleType, TracebackType
 from typing import Any, Optional, Protocol, SupportsIndex, Union
 
 from host_tools.drive import BUILT_IN
-from host_tools.sim import costs, fakes
+from host_tools.sim import costs, displays, fakes
 from host_tools.sim.boards import BOARDS
 from host_tools.sim.fakes import busio as fake_busio
 from host_tools.sim.machine import ERASED_NVM, Crash, Machine, NvmWrite, StopFirmware
-from host_tools.sim.script import RELEASE_MS, Command, check_board, parse_script
+from host_tools.sim.script import (
+    RELEASE_MS,
+    TURN_DETENT_MS,
+    Command,
+    check_board,
+    parse_script,
+)
 
 DEFAULT_FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 # Libraries that live on the CIRCUITPY drive: their module state is RAM, lost with the power.
@@ -71,7 +77,8 @@ class VirtualClock:
 
 @dataclass
 class RunResult:
-    frames: list[dict[str, Any]]  # {"t_ms", "screen", "leds", "i2c_bytes"}, one per change
+    # {"t_ms", "screen", "leds", "i2c_bytes"}, one per change ("spi_bytes" on the MacroPad)
+    frames: list[dict[str, Any]]
     state: Any  # potager.app.current.snapshot() at the end; None if no app was running
     nvm: bytes
     nvm_writes: list[NvmWrite]
@@ -174,6 +181,9 @@ class SimBoard:
                 self.machine.schedule(t_us, self.machine.soft_reload)
             elif command.name == "tear-next-write":
                 self.machine.schedule(t_us, functools.partial(self._arm_tear, command.number))
+            elif command.name == "turn":
+                self._schedule_turn(t_us, command.number)
+                t_us += abs(command.number) * TURN_DETENT_MS * 1000
         # the last key change is seen at the next scan: the run goes on until then
         return self._run(VirtualClock(), end_us=t_us + costs.KEY_SCAN_US)
 
@@ -196,6 +206,7 @@ class SimBoard:
         # background tick itself, at each firmware sleep, so runs are deterministic.
         _library("displayio")._stop_background()
         _full_refresh_as_on_the_board()
+        displays.patch_blinka()
         # terminalio is in the board's core; Blinka's loads its font with the drive library
         # adafruit_bitmap_font: imported here, uncharged, or the process's first run that
         # imports terminalio would pay for those loads (68 ms) and its later runs not
@@ -212,6 +223,7 @@ class SimBoard:
                             machine.code_at_us if machine.boot_pending else self._end_us
                         )
         finally:
+            self._release_displays()  # (a display kept after code.py ended: the run is over)
             fakes.attach(None)
         return RunResult(
             frames=self._frames,
@@ -229,6 +241,12 @@ class SimBoard:
     # Live controls (for the clock of run_live): each acts at the current virtual time.
     def press(self, key: int, ms: int) -> None:
         self._schedule_key(self.machine.now_us, key, ms)
+
+    def turn(self, detents: int) -> None:
+        """The encoder turned (+ clockwise), as the script's ``turn``; nothing on a board
+        without one."""
+        if self.definition.encoder is not None:
+            self._schedule_turn(self.machine.now_us, detents)
 
     def toggle_power(self) -> None:
         self.machine.schedule(
@@ -252,6 +270,17 @@ class SimBoard:
         machine = self.machine
         machine.schedule(at_us, lambda: machine.set_button(key, True), key=True)
         machine.schedule(at_us + ms * 1000, lambda: machine.set_button(key, False), key=True)
+
+    def _schedule_turn(self, at_us: int, detents: int) -> None:
+        """Each detent is four changes of the encoder's (A, B), a quarter of TURN_DETENT_MS
+        apart, the first a quarter in (so a detent ends at its TURN_DETENT_MS)."""
+        machine = self.machine
+        step = 1 if detents > 0 else -1
+        quarter_us = TURN_DETENT_MS * 1000 // 4
+        for n in range(1, 4 * abs(detents) + 1):
+            machine.schedule(
+                at_us + n * quarter_us, functools.partial(machine.step_encoder, step), key=True
+            )
 
     def _cut_power(self) -> None:
         was_live = self.machine.live
@@ -324,6 +353,8 @@ class SimBoard:
         raise StopFirmware
 
     def _run_firmware(self) -> None:
+        if self.machine.display_due:
+            self._make_board_display()
         self.machine.start_firmware()
         self._observing = True
         self._start_counting()
@@ -340,6 +371,12 @@ class SimBoard:
                 # a soft reload: the displays and the pins their buses hold survive it
                 machine.halt(keep_pins=self._display_pins())
                 machine.boot_pending = True
+                self._reset_board_display()
+            elif machine.live and machine.board_display is not None:
+                # code.py ended or raised, the board stays on: the runtime's display stays,
+                # showing its terminal again (a reload then finds it, as on the board)
+                machine.halt(keep_pins=self._display_pins())
+                self._reset_board_display()
             else:
                 if machine.live:  # code.py ended or raised: the board stays on, idle
                     machine.halt()
@@ -406,7 +443,10 @@ class SimBoard:
             self.machine.record_crash(exc, caught=False)
             return
         machine = self.machine
-        seen = (rows, machine.i2c_bytes, machine.ring_bytes)
+        # the display's bus: the MacroPad's SPI, or I2C
+        spi = self.definition.spi_oled is not None
+        sent = machine.spi_bytes if spi else machine.i2c_bytes
+        seen = (rows, sent, machine.ring_bytes)
         if seen == self._last_seen:
             return
         self._last_seen = seen
@@ -415,10 +455,10 @@ class SimBoard:
                 "t_ms": machine.now_ms,
                 "screen": rows,
                 "leds": machine.leds(),
-                "i2c_bytes": machine.i2c_bytes - self._i2c_at_last_frame,
+                "spi_bytes" if spi else "i2c_bytes": sent - self._i2c_at_last_frame,
             }
         )
-        self._i2c_at_last_frame = machine.i2c_bytes
+        self._i2c_at_last_frame = sent
 
     def _read_state(self) -> Any:
         current = self._current_app()
@@ -452,6 +492,12 @@ class SimBoard:
         def sleep(seconds: Union[float, SupportsIndex]) -> None:
             if threading.get_ident() != firmware_thread:
                 real_sleep(seconds)
+            elif self.machine.runtime:
+                pass  # the runtime's own work (board_init, release): its time is not charged
+            elif sys._getframe(1).f_globals.get("__name__") == "fourwire":
+                # FourWire's delays (CS toggled after each command byte, the reset pulse) are
+                # busy waits in C on the board: time passes, but the firmware does not sleep
+                self.machine.charge(round(float(seconds) * 1_000_000))
             else:
                 self._firmware_sleep(float(seconds))
 
@@ -539,7 +585,46 @@ class SimBoard:
             i2c = getattr(bus, "_i2c", None)
             if isinstance(i2c, fake_busio.I2C) and not i2c._deinited:
                 pins.update(i2c._pins)
+            spi = getattr(bus, "_spi", None)  # a FourWire: its SPI bus and its DC, CS, RESET
+            if isinstance(spi, fake_busio.SPI) and not spi._deinited:
+                pins.update(spi._pins)
+                for name in ("_dc", "_chip_select", "_reset"):
+                    pin = getattr(bus, name, None)
+                    if pin is not None and not pin._deinited:
+                        pins.add(pin._gpio)
         return frozenset(pins)
+
+    @contextlib.contextmanager
+    def _runtime(self) -> Iterator[None]:
+        """CircuitPython's own code runs (not code.py): its hardware writes count, its sleeps
+        take no time."""
+        machine = self.machine
+        machine.runtime = True
+        try:
+            yield
+        finally:
+            machine.runtime = False
+
+    def _make_board_display(self) -> None:
+        """board_init() at power-on: the MacroPad's board.DISPLAY (displays.py)."""
+        machine = self.machine
+        machine.display_due = False
+        self._release_displays()  # (none should be left from before the power went)
+        with self._runtime():
+            try:
+                machine.board_display = displays.make_board_display(self.definition)
+            except Exception as exc:  # a fault of the simulator's board, reported as a crash
+                machine.record_crash(exc, caught=False)
+                self._release_displays()
+
+    def _reset_board_display(self) -> None:
+        """A soft reload: the runtime's display shows its terminal again and refreshes by
+        itself (CircuitPython's busdisplay_busdisplay_reset), until code.py says otherwise."""
+        display = self.machine.board_display
+        displayio = sys.modules.get("displayio")
+        if display is not None and display in getattr(displayio, "displays", ()):
+            with self._runtime():
+                display._reset()
 
     def _release_displays(self) -> None:
         displayio = sys.modules.get("displayio")
@@ -547,10 +632,11 @@ class SimBoard:
             return
         # A display whose constructor was cut short (power cut during its init sleeps) cannot
         # be released; emptying the lists by hand lets the next boot build a display again.
-        with contextlib.suppress(Exception):
+        with self._runtime(), contextlib.suppress(Exception):
             displayio.release_displays()
         displayio.displays.clear()
         displayio.display_buses.clear()
+        self.machine.board_display = None
 
 
 class _DriveFile:

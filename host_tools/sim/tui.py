@@ -1,4 +1,5 @@
-"""The interactive board: the OLED and the LED ring in the terminal, in real time.
+"""The interactive board: the OLED and the LED ring (or the MacroPad's grid of keys) in the
+terminal, in real time.
 
 Virtual time follows the wall clock: the firmware's sleeps wait for real, watching the
 keyboard meanwhile. Only the standard library: termios, tty and select on POSIX, msvcrt on
@@ -38,8 +39,10 @@ UP, DOWN, LEFT, RIGHT, OK, BACK, TURN = range(len(KEY_NAMES))
 _KEYS = "arrows UP/DOWN/LEFT/RIGHT  Enter OK  Backspace/Esc BACK  space TURN"
 _COMMANDS_HELP = f"h/Shift+arrow: hold {HOLD_MS} ms  p power cut/boot  r reload  q quit"
 LEGEND = f"{_KEYS}  {_COMMANDS_HELP}"
+ENCODER_LEGEND = "[ or , / ] or . turn the encoder a detent (UP / DOWN)"
 _ARROWS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT}
 _PLAIN_KEYS = {"\r": OK, "\n": OK, "\x7f": BACK, "\x08": BACK, " ": TURN}
+_TURNS = {"[": -1, ",": -1, "]": +1, ".": +1}  # anticlockwise (UP), clockwise (DOWN)
 _COMMANDS = {"h": "hold-next", "p": "power", "r": "reload", "q": "quit"}
 # Windows console keys (msvcrt.getwch): an arrow is "\xe0" or "\x00", then one of these
 _WINDOWS_ARROWS = {"H": "\x1b[A", "P": "\x1b[B", "M": "\x1b[C", "K": "\x1b[D"}
@@ -51,11 +54,12 @@ class Layout:
     name: str
     cell: tuple[int, int]  # OLED pixels a character: (columns, rows)
     legend: tuple[str, ...]
+    keys: Optional[tuple[int, int]] = None  # the LEDs as a grid of keys: (columns, rows)
 
     @property
     def size(self) -> tuple[int, int]:
         """(columns, rows) it takes: the board, the status line, the legend."""
-        columns, rows = terminal_board_size(self.cell)
+        columns, rows = terminal_board_size(self.cell, self.keys)
         return max(columns, *(len(line) for line in self.legend)), rows + 1 + len(self.legend)
 
 
@@ -64,11 +68,26 @@ LAYOUTS = (
     Layout("full", HALF_BLOCKS, (LEGEND,)),
     Layout("compact", BRAILLE, (_KEYS, _COMMANDS_HELP)),
 )
+# the MacroPad: its grid of keys below the OLED, and its encoder (fits 80x24 too)
+GRID_LAYOUTS = (
+    Layout("full", HALF_BLOCKS, (LEGEND, ENCODER_LEGEND), (3, 4)),
+    Layout("compact", BRAILLE, (_KEYS, f"{_COMMANDS_HELP}  [ ] turn"), (3, 4)),
+)
 
 
-def choose_layout(columns: int, rows: int) -> Optional[Layout]:
+def layouts_for(definition: Any) -> tuple[Layout, ...]:
+    """The layouts of a board (a BoardDefinition; None: the Pico's)."""
+    grid = getattr(definition, "led_grid", None)
+    if grid is None:
+        return LAYOUTS
+    return tuple(Layout(layout.name, layout.cell, layout.legend, grid) for layout in GRID_LAYOUTS)
+
+
+def choose_layout(
+    columns: int, rows: int, layouts: tuple[Layout, ...] = LAYOUTS
+) -> Optional[Layout]:
     """The largest layout that fits a terminal of columns x rows, None if none does."""
-    for layout in LAYOUTS:
+    for layout in layouts:
         if layout.size[0] <= columns and layout.size[1] <= rows:
             return layout
     return None
@@ -95,15 +114,19 @@ def fit(text: str, columns: int) -> str:
 
 
 def screen_lines(
-    board_lines: Callable[[Layout], list[str]], status: str, columns: int, rows: int
+    board_lines: Callable[[Layout], list[str]],
+    status: str,
+    columns: int,
+    rows: int,
+    layouts: tuple[Layout, ...] = LAYOUTS,
 ) -> list[str]:
     """What a terminal of columns x rows shows: the board (board_lines of the chosen layout),
     the status line and the legend; one line naming the size needed when no layout fits."""
     if columns < 1 or rows < 1:
         return []
-    layout = choose_layout(columns, rows)
+    layout = choose_layout(columns, rows, layouts)
     if layout is None:
-        need_columns, need_rows = LAYOUTS[-1].size
+        need_columns, need_rows = layouts[-1].size
         return [
             fit(
                 f"Potager needs {need_columns}x{need_rows} (terminal: {columns}x{rows}): "
@@ -129,9 +152,9 @@ def paint(lines: list[str], columns: int, rows: int) -> str:
 
 
 def decode_input(data: str) -> list[tuple[str, int]]:
-    """Terminal input as actions: ("key", key number), ("held", key number), ("hold-next", 0),
-    ("power", 0), ("reload", 0) or ("quit", 0). A lone Esc is BACK; Shift+arrow (``ESC [1;2A``)
-    is a hold."""
+    """Terminal input as actions: ("key", key number), ("held", key number), ("turn", +1 or
+    -1: the encoder a detent, clockwise or not), ("hold-next", 0), ("power", 0), ("reload", 0)
+    or ("quit", 0). A lone Esc is BACK; Shift+arrow (``ESC [1;2A``) is a hold."""
     actions = []
     i = 0
     while i < len(data):
@@ -150,6 +173,8 @@ def decode_input(data: str) -> list[tuple[str, int]]:
             actions.append(("key", BACK))
         elif char in _PLAIN_KEYS:
             actions.append(("key", _PLAIN_KEYS[char]))
+        elif char in _TURNS:
+            actions.append(("turn", _TURNS[char]))
         elif char.lower() in _COMMANDS:
             actions.append((_COMMANDS[char.lower()], 0))
     return actions
@@ -231,6 +256,8 @@ class TerminalClock:
                 held = action == "held" or self._hold_next
                 board.press(key, HOLD_MS if held else PRESS_MS)
                 self._hold_next = False
+            elif action == "turn":
+                board.turn(key)
             elif action == "hold-next":
                 self._hold_next = not self._hold_next
             elif action == "power":
@@ -243,12 +270,13 @@ class TerminalClock:
     def _lines_for(self, layout: Layout) -> list[str]:
         if layout not in self._board_lines:
             pixels, leds = self._picture
-            self._board_lines[layout] = terminal_lines(pixels, leds, layout.cell)
+            self._board_lines[layout] = terminal_lines(pixels, leds, layout.cell, layout.keys)
         return self._board_lines[layout]
 
     def _draw(self, board: SimBoard) -> None:
         machine = board.machine
-        board_key = (machine.i2c_bytes, machine.powered, machine.ring_bytes)
+        sent = (machine.i2c_bytes, getattr(machine, "spi_bytes", 0))
+        board_key = (sent, machine.powered, machine.ring_bytes)
         if board_key != self._board_key:
             self._board_key = board_key
             self._picture = (board.pixels(), board.leds())
@@ -262,7 +290,11 @@ class TerminalClock:
         ]
         columns, rows = self._size()
         lines = screen_lines(
-            self._lines_for, "   ".join(part for part in status if part), columns, rows
+            self._lines_for,
+            "   ".join(part for part in status if part),
+            columns,
+            rows,
+            layouts_for(getattr(board, "definition", None)),
         )
         screen = paint(lines, columns, rows)
         if (screen, columns, rows) != self._screen:  # a resize redraws even the same lines

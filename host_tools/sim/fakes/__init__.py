@@ -1,9 +1,10 @@
 """Fakes of the CircuitPython core modules, installed in ``sys.modules`` under their names.
 
 Only the core modules are faked (``board``, ``busio``, ``digitalio``, ``keypad``,
-``microcontroller``, ``neopixel_write``, ``pwmio``, ``storage``, ``supervisor``, ``watchdog``); the
-libraries above them (Blinka's displayio, the SSD1306 driver, display_text, neopixel, ...) are
-the real ones. With these in ``sys.modules`` first, Blinka's platform detection never runs.
+``microcontroller``, ``neopixel_write``, ``pwmio``, ``rotaryio``, ``storage``, ``supervisor``,
+``watchdog``); the libraries above them (Blinka's displayio, fourwire and busdisplay, the
+SSD1306 driver, display_text, neopixel, ...) are the real ones. With these in ``sys.modules``
+first, Blinka's platform detection never runs.
 The fakes offer only what CircuitPython offers (plus ``microcontroller.on_crash``, the
 simulator's hook for crashes the firmware caught) and talk to the :class:`Machine` attached by
 the SimBoard that is running.
@@ -25,6 +26,7 @@ CORE_MODULES = (
     "keypad",
     "neopixel_write",
     "pwmio",
+    "rotaryio",
     "storage",
     "supervisor",
 )

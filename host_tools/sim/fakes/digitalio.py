@@ -1,4 +1,5 @@
-"""Fake ``digitalio``: pins as inputs (reading the buttons) or outputs (the NeoPixel data)."""
+"""Fake ``digitalio``: pins as inputs (reading the buttons) or outputs (the NeoPixel data, the
+display bus's DC, CS and RESET lines: the machine knows the level each output drives)."""
 
 from typing import Any, Optional
 
@@ -61,10 +62,12 @@ class DigitalInOut:
         self._check()
         self._direction, self._pull = Direction.OUTPUT, None
         self._value, self.drive_mode = bool(value), drive_mode
+        machine().set_output(self._gpio, self._value)
 
     def switch_to_input(self, pull: Optional[Any] = None) -> None:
         self._check()
         self._direction, self._pull = Direction.INPUT, pull
+        machine().set_output(self._gpio, None)
 
     @property
     def value(self) -> bool:
@@ -80,6 +83,7 @@ class DigitalInOut:
         if self._direction is not Direction.OUTPUT:
             raise AttributeError("Cannot set value when direction is input.")
         self._value = bool(value)
+        machine().set_output(self._gpio, self._value)
 
     @property
     def pull(self) -> Optional[Any]:
@@ -96,6 +100,7 @@ class DigitalInOut:
     def deinit(self) -> None:
         if not self._deinited:
             self._deinited = True
+            machine().set_output(self._gpio, None)
             machine().release(self._gpio)
 
     def __enter__(self) -> "DigitalInOut":
