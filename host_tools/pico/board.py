@@ -1,13 +1,14 @@
-"""PicoBoard: the real CircuitPython firmware on an emulated Pico (rp2040js), behind the
-simulator's interface: the same scripts in, the same frames out.
+"""PicoBoard and MacroPadBoard: the real CircuitPython firmware on an emulated Raspberry Pi Pico
+or Adafruit MacroPad RP2040 (rp2040js), behind the simulator's interface: the same scripts in,
+the same frames out.
 
 The firmware is not touched: the CIRCUITPY drive holds exactly what ``deploy`` would copy
 (``host_tools.drive``), compiled with the kit's mpy-cross that matches the UF2. Node runs
 ``emulator.mjs`` over a plan of timed inputs and writes what the board did (I2C transfers to
 the OLED, words pushed to the NeoPixel PIO, the USB console, flash erases and programs);
-this module turns that into frames: the SSD1306 emulator applies the I2C bytes, the screen
-rows are read back from its pixels with the firmware's own font, the LEDs from the PIO
-words (GRB).
+this module turns that into frames: the SSD1306 emulator applies the I2C bytes (the
+MacroPad: the SH1106 decoder the SPI bytes, by their DC level), the screen rows are read back
+from its pixels with the firmware's own font, the LEDs from the PIO words (GRB).
 """
 
 import json
@@ -25,9 +26,16 @@ from typing import Any, Optional, Union
 
 from host_tools.pico.fat import build_image
 from host_tools.pico.ocr import ScreenReader
-from host_tools.sim.boards import BOARDS, RING_SIZE
+from host_tools.sim.boards import MACROPAD, PICO, RING_SIZE, SCRIPT_KEYS, BoardDefinition
 from host_tools.sim.machine import ERASED_NVM
-from host_tools.sim.script import RELEASE_MS, Command, parse_script
+from host_tools.sim.script import (
+    RELEASE_MS,
+    TURN_DETENT_MS,
+    Command,
+    check_board,
+    parse_script,
+)
+from host_tools.sim.sh1106 import SH1106
 from host_tools.sim.ssd1306 import SSD1306
 
 HERE = Path(__file__).resolve().parent
@@ -39,6 +47,12 @@ NODE_MODULES = HERE / "node_modules"
 NODE = shutil.which("node")
 VERSIONS = ("10.2.1", "9.2.9")
 DEFAULT_VERSION = "10.2.1"
+# the UF2s' BOARD names (circuitpython-VERSION-BOARD-en_US.uf2)
+PICO_UF2 = PICO.board_id
+MACROPAD_UF2 = MACROPAD.board_id
+# the encoder's (A, B) through one detent clockwise (+1), a level each TURN_DETENT_MS / 4;
+# anticlockwise (-1) goes through the same states in reverse, ending at (1, 1) too
+DETENT_STATES = ((0, 1), (0, 0), (1, 0), (1, 1))
 # After the script's last input, the run goes on until the OLED has been quiet and the CPU
 # not saturated (under 95% of each 100 ms: the loop reaches its sleeps) this long: the board
 # may still be working through queued keys. At most MAX_SETTLE_US.
@@ -58,8 +72,8 @@ class KitMissing(RuntimeError):
     """What is missing to run the emulated Pico, in one line."""
 
 
-def uf2_path(version: str = DEFAULT_VERSION) -> Path:
-    return KIT / f"circuitpython-{version}-raspberry_pi_pico-en_US.uf2"
+def uf2_path(version: str = DEFAULT_VERSION, board: str = PICO_UF2) -> Path:
+    return KIT / f"circuitpython-{version}-{board}-en_US.uf2"
 
 
 def version_of(uf2: Path) -> str:
@@ -69,13 +83,21 @@ def version_of(uf2: Path) -> str:
     return match.group(1)
 
 
-def missing(version: str = DEFAULT_VERSION) -> Optional[str]:
-    """None when the emulated Pico can run, else one line saying what is missing."""
+def missing(
+    version: str = DEFAULT_VERSION, board: str = PICO_UF2, uf2: Optional[Path] = None
+) -> Optional[str]:
+    """None when the emulated board (Pico, or MacroPad with board=MACROPAD_UF2; from the kit's
+    UF2 or ``uf2``) can run, else one line saying what is missing."""
     if NODE is None:
-        return "node is not installed (the emulated Pico runs in Node 20)"
+        return "node is not installed (the emulated boards run in Node 20)"
     if not (NODE_MODULES / "rp2040js").is_dir():
         return f"rp2040js is not installed in {NODE_MODULES} (run make pico-deps)"
-    for path in (uf2_path(version), KIT / "bootrom.bin", KIT / f"mpy-cross-{version}-static"):
+    needed = (
+        uf2 or uf2_path(version, board),
+        KIT / "bootrom.bin",
+        KIT / f"mpy-cross-{version}-static",
+    )
+    for path in needed:
         if not path.is_file():
             return f"the CircuitPython kit lacks {path}"
     return None
@@ -83,6 +105,9 @@ def missing(version: str = DEFAULT_VERSION) -> Optional[str]:
 
 @dataclass
 class PicoResult:
+    """What a run on the emulated Pico or MacroPad did (MacroPad: ``spi`` instead of ``i2c``,
+    frames with ``spi_bytes``)."""
+
     frames: list[dict[str, Any]]
     nvm: bytes
     pixels: list[list[bool]]
@@ -99,6 +124,8 @@ class PicoResult:
     power: list[tuple[int, str]] = field(default_factory=list)
     heap: list[tuple[int, int]] = field(default_factory=list)  # (t_us, gc.mem_free()) probes
     steps: list[tuple[int, int]] = field(default_factory=list)  # (t_us, ms): each longest step
+    # the MacroPad's display bus: (start_us, end_us, DC level, bytes), a run of one DC level
+    spi: list[tuple[int, int, int, bytes]] = field(default_factory=list)
 
 
 _tool_dir: Optional[Path] = None
@@ -193,6 +220,11 @@ def heap_probe_files(files: dict[str, bytes]) -> dict[str, bytes]:
 class PicoBoard:
     """Runs scripts on the emulated Pico. ``nvm`` is carried from run to run."""
 
+    definition: BoardDefinition = PICO
+    uf2_board = PICO_UF2
+    display = "i2c"  # the OLED: an SSD1306 on I2C (GP4/GP5)
+    name = "Pico"
+
     def __init__(
         self,
         *,
@@ -202,20 +234,34 @@ class PicoBoard:
         nvm: bytes = ERASED_NVM,
         heap_probe: bool = False,
     ) -> None:
-        self.uf2 = Path(uf2) if uf2 is not None else uf2_path()
+        self.uf2 = Path(uf2) if uf2 is not None else uf2_path(board=self.uf2_board)
         self.version = version_of(self.uf2)
-        problem = missing(self.version)
+        problem = missing(self.version, self.uf2_board, self.uf2)
         if problem is not None:
             raise KitMissing(problem)
         self.py = py
         self.drive = drive
         self.nvm = nvm
         self.heap_probe = heap_probe
-        definition = BOARDS["raspberry_pi_pico"]
-        self.key_pins = [int(definition.pins[b][len("GPIO") :]) for b in definition.buttons]
+        definition = self.definition
+        # the pins read with their pull-ups: the keys (each script key on its board key), the
+        # encoder's A and B
+        names = [definition.key_pin(key) for key in range(len(SCRIPT_KEYS))]
+        names += list(definition.encoder or ())
+        self.pull_ups = sorted({self.gpio(name) for name in names if name is not None})
+
+    def gpio(self, board_name: str) -> int:
+        """The GPIO number of a board name (KEY1, GP10...)."""
+        return int(self.definition.gpio(board_name)[len("GPIO") :])
+
+    def key_gpio(self, script_key: int) -> int:
+        name = self.definition.key_pin(script_key)
+        assert name is not None  # check_board refused the script otherwise
+        return self.gpio(name)
 
     def run_script(self, script: Union[str, Sequence[Command]]) -> PicoResult:
         commands = parse_script(script) if isinstance(script, str) else list(script)
+        check_board(commands, self.definition)
         inputs, end_us = self._inputs(commands)
         image = drive_image(self.version, py=self.py, extra=self.drive, wrap=self.heap_probe)
         with tempfile.TemporaryDirectory(prefix="potager-pico-") as tmp:
@@ -233,7 +279,8 @@ class PicoBoard:
                 "end_us": end_us,
                 "settle_us": SETTLE_US,
                 "max_us": end_us + MAX_SETTLE_US,
-                "key_pins": self.key_pins,
+                "pull_ups": self.pull_ups,
+                "display": self.display,
             }
             (tmpdir / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
             with subprocess.Popen(
@@ -248,13 +295,13 @@ class PicoBoard:
                 finally:
                     _live.discard(node)
             if node.returncode != 0:
-                raise RuntimeError(f"the emulated Pico failed: {stderr.strip()[-2000:]}")
+                raise RuntimeError(f"the emulated {self.name} failed: {stderr.strip()[-2000:]}")
             records = [
                 json.loads(line)
                 for line in (tmpdir / "events.jsonl").read_text(encoding="utf-8").splitlines()
             ]
             self.nvm = (tmpdir / "nvm-out.bin").read_bytes()
-        return _decode(records, inputs, self.nvm, self.key_pins)
+        return _decode(records, inputs, self.nvm)
 
     def script_end_ms(self, script: str) -> int:
         """When the script's last line is done, in the run's virtual time."""
@@ -266,11 +313,14 @@ class PicoBoard:
         for command in commands:
             if command.name == "hold":
                 assert command.key is not None
-                pin = self.key_pins[command.key]
-                inputs.append({"t": t_us, "kind": "key", "pin": pin, "down": True})
+                key = {"kind": "key", "pin": self.key_gpio(command.key), "key": command.key}
+                inputs.append({"t": t_us, **key, "down": True})
                 t_us += command.number * 1000
-                inputs.append({"t": t_us, "kind": "key", "pin": pin, "down": False})
+                inputs.append({"t": t_us, **key, "down": False})
                 t_us += RELEASE_MS * 1000  # up long enough for one keypad scan to see it
+            elif command.name == "turn":
+                inputs += turn_inputs(self.definition, t_us, command.number)
+                t_us += abs(command.number) * TURN_DETENT_MS * 1000
             elif command.name == "wait":
                 t_us += command.number * 1000
             elif command.name == "power-cut":
@@ -284,11 +334,40 @@ class PicoBoard:
         return inputs, t_us
 
 
-def _decode(
-    records: list[dict[str, Any]], inputs: list[dict[str, Any]], nvm: bytes, key_pins: list[int]
-) -> PicoResult:
+class MacroPadBoard(PicoBoard):
+    """Runs scripts on the emulated Adafruit MacroPad RP2040 (CircuitPython 10.2.1's MacroPad
+    UF2): its twelve keys, the encoder's switch and its turns, the SH1106 on SPI1, twelve
+    NeoPixels (GRB) on GP19. ``nvm`` is carried from run to run."""
+
+    definition = MACROPAD
+    uf2_board = MACROPAD_UF2
+    display = "spi"  # the OLED: an SH1106 on SPI1 (DC GP24, CS GP22)
+    name = "MacroPad"
+
+
+def turn_inputs(definition: BoardDefinition, t_us: int, detents: int) -> list[dict[str, Any]]:
+    """The encoder's contacts through ``detents`` detents from t_us: (A, B) a level every
+    TURN_DETENT_MS / 4 (a closed contact pulls its pin low: level 0)."""
+    assert definition.encoder is not None  # check_board refused the script otherwise
+    a, b = (int(definition.gpio(name)[len("GPIO") :]) for name in definition.encoder)
+    states = DETENT_STATES if detents > 0 else (*DETENT_STATES[-2::-1], (1, 1))
+    step_us = TURN_DETENT_MS * 1000 // len(states)
+    out = []
+    for detent in range(abs(detents)):
+        for i, (level_a, level_b) in enumerate(states):
+            t = t_us + (detent * len(states) + i) * step_us
+            out.append({"t": t, "kind": "level", "pin": a, "down": not level_a})
+            out.append({"t": t, "kind": "level", "pin": b, "down": not level_b})
+    return out
+
+
+def _decode(records: list[dict[str, Any]], inputs: list[dict[str, Any]], nvm: bytes) -> PicoResult:
     reader = ScreenReader()
     oled = SSD1306()
+    sh1106 = SH1106()
+    spi_display = any("spi" in r for r in records)
+    bytes_key = "spi_bytes" if spi_display else "i2c_bytes"
+    spi: list[tuple[int, int, int, bytes]] = []
     leds = ["#000000"] * RING_SIZE
     frames: list[dict[str, Any]] = []
     console_parts: list[str] = []
@@ -307,22 +386,25 @@ def _decode(
         nonlocal pending_bytes, dirty, last_seen
         if not dirty:
             return
-        rows = reader.rows(oled.pixels())
+        rows = reader.rows(sh1106.pixels() if spi_display else oled.pixels())
         seen = (rows, tuple(leds))
         dirty = False
         if seen == last_seen and pending_bytes == 0:
             return
         last_seen = seen
         frames.append(
-            {"t_ms": t_us // 1000, "screen": rows, "leds": list(leds), "i2c_bytes": pending_bytes}
+            {"t_ms": t_us // 1000, "screen": rows, "leds": list(leds), bytes_key: pending_bytes}
         )
         pending_bytes = 0
 
     refresh_open = False  # the pixels last sent were whole-width pages above the last one
+    page_bytes = 0  # SPI data bytes since the last commands
     for record in records:
         t = int(record["t"])
         gap = REFRESH_GAP_US if refresh_open else FRAME_GAP_US
-        if ("i2c" in record or "pio" in record) and dirty and t - last_event_us > gap:
+        if ("i2c" in record or "spi" in record or "pio" in record) and (
+            dirty and t - last_event_us > gap
+        ):
             close_frame(last_event_us)
             refresh_open = False
         if "i2c" in record:
@@ -337,8 +419,21 @@ def _decode(
             i2c.append((t, end, data))
             pending_bytes += len(data)  # as the simulator counts: what writeto was given
             dirty, last_event_us = True, end
+        elif "spi" in record:
+            data = bytes.fromhex(record["spi"])
+            sh1106.write(data, bool(record["dc"]))
+            if record["dc"]:
+                page_bytes += len(data)
+                # a whole-width page above the last: a full refresh goes on
+                refresh_open = page_bytes == 128 and sh1106.page < 7
+            else:
+                page_bytes = 0  # the next page's column and page
+            end = int(record["end"])
+            spi.append((t, end, int(record["dc"]), data))
+            pending_bytes += len(data)  # on the bus: commands and data
+            dirty, last_event_us = True, end
         elif "pio" in record:
-            leds = _ring_colours(record["pio"]) or leds
+            leds = _ring_colours(record["pio"], leds)
             leds_at.append((t, list(leds)))
             dirty, last_event_us = True, t
         elif "console" in record:
@@ -354,6 +449,7 @@ def _decode(
                 power.append((t, record["event"]))
                 if record["event"] == "power-off":
                     oled = SSD1306()
+                    sh1106 = SH1106()
                     leds = ["#000000"] * RING_SIZE
     close_frame(last_event_us)
     console = "".join(console_parts)
@@ -361,13 +457,11 @@ def _decode(
     chunks = [(int(r["t"]), r["console"]) for r in records if "console" in r]
     heap = _console_marks(chunks, "heap")
     steps = _console_marks(chunks, "step")
-    key_events = [
-        (i["t"], key_pins.index(i["pin"]), bool(i["down"])) for i in inputs if i["kind"] == "key"
-    ]
+    key_events = [(i["t"], i["key"], bool(i["down"])) for i in inputs if i["kind"] == "key"]
     return PicoResult(
         frames=frames,
         nvm=nvm,
-        pixels=oled.pixels(),
+        pixels=sh1106.pixels() if spi_display else oled.pixels(),
         leds=leds,
         end_ms=end_us // 1000,
         console=console,
@@ -381,6 +475,7 @@ def _decode(
         power=power,
         heap=heap,
         steps=steps,
+        spi=spi,
     )
 
 
@@ -397,15 +492,17 @@ def _console_marks(chunks: list[tuple[int, str]], tag: str) -> list[tuple[int, i
     return marks
 
 
-def _ring_colours(words: list[int]) -> Optional[list[str]]:
-    """The ring from the words pushed into the PIO: one byte a word (GRB order)."""
+def _ring_colours(words: list[int], before: list[str]) -> list[str]:
+    """The LEDs after the words pushed into the PIO: one byte a word, three a pixel (GRB
+    order) from the first on; pixels the write did not reach keep their colour (the
+    MacroPad's status LED writes the first pixel alone)."""
     data = bytes(_word_byte(w) for w in words)
-    if len(data) < 3 * RING_SIZE:
-        return None
-    data = data[-3 * RING_SIZE :]
-    return [
-        f"#{data[i * 3 + 1]:02x}{data[i * 3]:02x}{data[i * 3 + 2]:02x}" for i in range(RING_SIZE)
+    if len(data) > 3 * RING_SIZE:
+        data = data[-3 * RING_SIZE :]
+    written = [
+        f"#{data[i + 1]:02x}{data[i]:02x}{data[i + 2]:02x}" for i in range(0, len(data) - 2, 3)
     ]
+    return written + before[len(written) :]
 
 
 def _word_byte(word: int) -> int:

@@ -1,24 +1,35 @@
-"""``python -m host_tools sim --board pico --headless --script FILE ...``: the script on the
-emulated Pico, with the simulator's outputs (frames, PNG, NVM) and exit codes."""
+"""``python -m host_tools sim --board pico|macropad --headless --script FILE ...``: the script
+on the emulated Pico or MacroPad RP2040, with the simulator's outputs (frames, PNG, NVM) and
+exit codes."""
 
 import argparse
 import sys
 
-from host_tools.pico.board import KitMissing, PicoBoard, PicoResult
+from host_tools.pico.board import KitMissing, MacroPadBoard, PicoBoard, PicoResult
 from host_tools.sim.cli import write_outputs
 from host_tools.sim.machine import NVM_SIZE
-from host_tools.sim.script import ScriptError, parse_script
+from host_tools.sim.script import ScriptError, check_board, parse_script
 
 
 def run_pico(args: argparse.Namespace) -> int:
+    return run_emulated(args, PicoBoard)
+
+
+def run_macropad(args: argparse.Namespace) -> int:
+    return run_emulated(args, MacroPadBoard)
+
+
+def run_emulated(args: argparse.Namespace, board_class: type[PicoBoard]) -> int:
+    option, name = f"--board {args.board}", board_class.name
     if not args.headless or args.script is None:
-        print("sim: --board pico runs only with --headless --script FILE", file=sys.stderr)
+        print(f"sim: {option} runs only with --headless --script FILE", file=sys.stderr)
         return 2
     if args.state is not None:
-        print("sim: --state is not available on the emulated Pico", file=sys.stderr)
+        print(f"sim: --state is not available on the emulated {name}", file=sys.stderr)
         return 2
     try:
         script = parse_script(args.script.read_text(encoding="utf-8"))
+        check_board(script, board_class.definition)
     except (OSError, UnicodeDecodeError) as error:
         print(f"sim: cannot read the script {args.script}: {error}", file=sys.stderr)
         return 2
@@ -42,18 +53,18 @@ def run_pico(args: argparse.Namespace) -> int:
         return 2
     try:
         kwargs = {} if nvm is None else {"nvm": nvm}
-        board = PicoBoard(uf2=args.uf2, py=args.py, drive=args.drive, **kwargs)
+        board = board_class(uf2=args.uf2, py=args.py, drive=args.drive, **kwargs)
     except KitMissing as error:
         print(f"sim: {error}", file=sys.stderr)
         return 2
     result = board.run_script(script)
     write_outputs(args, result)
-    return report(result, allow_caught=args.allow_crashes)
+    return report(result, allow_caught=args.allow_crashes, name=name)
 
 
-def report(result: PicoResult, *, allow_caught: bool) -> int:
+def report(result: PicoResult, *, allow_caught: bool, name: str = "Pico") -> int:
     failures = list(result.errors) + ([] if allow_caught else list(result.caught))
     for failure in failures:
-        print("sim: firmware error on the emulated Pico's console:", file=sys.stderr)
+        print(f"sim: firmware error on the emulated {name}'s console:", file=sys.stderr)
         print(failure.rstrip("\r\n").replace("\r\n", "\n"), file=sys.stderr)
     return 1 if failures else 0

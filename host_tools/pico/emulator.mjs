@@ -1,4 +1,5 @@
-// The emulated Pico: the real CircuitPython UF2 in rp2040js, driven by a plan of timed inputs.
+// The emulated Pico and MacroPad RP2040: the real CircuitPython UF2 in rp2040js, driven by a
+// plan of timed inputs.
 //
 // node emulator.mjs PLAN.json     (the plan is written by host_tools/pico/board.py)
 //
@@ -6,12 +7,16 @@
 // - a 2 MiB QSPI flash that keeps what is written: the bootrom's range erase ('RE') and range
 //   program ('RP') are caught at their entry (a BKPT patched over them), done on the flash
 //   array with the chip's busy time, and can be cut by a power cut or a torn write;
-// - pull-ups on GP4/GP5 and on the seven keys (a pressed key pulls its pin low), the QSPI CS
-//   pad pulled up (BOOTSEL not held);
-// - an SSD1306 at 0x3C that ACKs on the I2C block (its bytes are recorded) and at pin level
-//   (busio.I2C probes the address with a bit-banged zero-length write);
-// - the NeoPixel ring: the words the CPU or DMA push into a PIO TX FIFO are recorded; the PIO
-//   is stepped from the CPU loop, in virtual time;
+// - pull-ups on the plan's pins (the keys; the MacroPad's encoder A and B too): a pressed key
+//   or a closed encoder contact pulls its pin low; the QSPI CS pad pulled up (BOOTSEL not held);
+// - the Pico (plan.display "i2c"): an SSD1306 at 0x3C that ACKs on the I2C block (its bytes are
+//   recorded) and at pin level (busio.I2C probes the address with a bit-banged zero-length
+//   write), with pull-ups on GP4/GP5;
+// - the MacroPad (plan.display "spi"): the SH1106 on SPI1; each byte takes its bus time (a clock
+//   alarm at the SSP's bit rate completes it: the DMA of busio.SPI needs it) and is recorded
+//   with the levels of DC and CS;
+// - the NeoPixels: the words the CPU or DMA push into a PIO TX FIFO are recorded; the PIO
+//   is stepped from the CPU loop, in virtual time, each state machine at its clock divider;
 // - a USB host with a CDC serial console (recorded; Ctrl-C then Ctrl-D is a soft reload).
 // Virtual time = executed cycles x 8 ns (clk_sys 125 MHz); idle waits jump to the next alarm.
 //
@@ -42,6 +47,9 @@ const CYCLE_NS = 8;
 const SDA = 4;
 const SCL = 5;
 const OLED_ADDRESS = 0x3c;
+const DISPLAY = plan.display || 'i2c'; // 'i2c': SSD1306 on GP4/GP5; 'spi': SH1106 on SPI1
+const SPI_DISPLAY = plan.spi_display || { spi: 1, dc: 24, cs: 22 };
+const SPI_GAP_NS = 20000; // bytes further apart than this start a new record
 
 // --- the flash chip: survives power cycles ---
 const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
@@ -71,10 +79,58 @@ const endNs = plan.end_us * 1000;
 const settleNs = plan.settle_us * 1000;
 const maxNs = plan.max_us * 1000;
 let tearAfter = null; // bytes of the next NVM program to land before the power goes
-let keysDown = new Set();
+const pinsLow = new Set(); // pulled-up pins held low (a key down, an encoder contact closed)
 
-// PIO steps from the CPU loop, not from wall-clock timers.
+// PIO steps from the CPU loop, not from wall-clock timers, each state machine at its clock:
+// one instruction every CLKDIV (INT + FRAC/256, INT 0 = 65536) system clock cycles.
 RPPIO.prototype.run = function run() {};
+StateMachine.prototype.divAccumulator = 0; // in 1/256 of a cycle
+const clkDivRestart = StateMachine.prototype.clkDivRestart;
+StateMachine.prototype.clkDivRestart = function restart() {
+  this.divAccumulator = 0;
+  return clkDivRestart.call(this);
+};
+// Returns the cycles until the next step of an enabled machine: the CPU loop calls again only
+// then (a machine enabled meanwhile gets the cycles since that call at its first one).
+function stepPio(pio, cycles) {
+  const machines = pio.machines;
+  let due = Infinity;
+  for (let i = 0; i < 4; i++) {
+    const machine = machines[i];
+    if (!machine.enabled) continue;
+    const divider = (machine.clockDivInt || 65536) * 256 + machine.clockDivFrac;
+    let acc = machine.divAccumulator + cycles * 256;
+    while (acc >= divider) {
+      acc -= divider;
+      machine.step();
+      pio.checkChangedPins();
+    }
+    machine.divAccumulator = acc;
+    due = Math.min(due, Math.ceil((divider - acc) / 256));
+  }
+  return due === Infinity ? 1 : due;
+}
+const pioPending = [0, 0]; // cycles run since each PIO block was last stepped
+const pioDue = [0, 0]; // cycles from that step to the next one due
+function runPio(pio, n, cycles) {
+  const pending = pioPending[n] + cycles;
+  if (pending < pioDue[n]) {
+    pioPending[n] = pending;
+  } else {
+    pioPending[n] = 0;
+    pioDue[n] = stepPio(pio, pending);
+  }
+}
+// a CPU write to a machine's registers (CTRL: enable, CLKDIV) takes effect at the next cycle
+const pioWriteRegister = RPPIO.prototype.writeUint32;
+RPPIO.prototype.writeUint32 = function writeUint32(offset, value) {
+  const n = this === currentMcu?.pio[1] ? 1 : 0;
+  if (pioPending[n]) stepPio(this, pioPending[n]);
+  pioPending[n] = 0;
+  pioDue[n] = 0;
+  return pioWriteRegister.call(this, offset, value);
+};
+
 let currentMcu = null;
 const pioWrite = StateMachine.prototype.writeFIFO;
 StateMachine.prototype.writeFIFO = function writeFIFO(value) {
@@ -92,7 +148,9 @@ let powered = false;
 let bootCount = 0;
 let consoleText = '';
 let reloadState = null; // null | 'interrupting' (Ctrl-C sent, waiting for the prompt)
-let lastI2cNs = 0;
+let lastI2cNs = 0; // the display's last byte (I2C or SPI)
+let spiAlarm = null;
+let spiRecord = null; // {t, endNs, dc, cs, bytes}
 let cutNow = false;
 let busyNs = 0; // time the CPU executed (not waiting) in the current window
 
@@ -132,6 +190,8 @@ function powerOn() {
   clock = clock || new SimulationClock();
   mcu = new RP2040(clock);
   currentMcu = mcu;
+  pioPending.fill(0);
+  pioDue.fill(0);
   mcu.loadBootrom(new Uint32Array(bootromBytes.buffer, bootromBytes.byteOffset, 4096));
   const rom16 = new Uint16Array(mcu.bootrom.buffer);
   rom16[(RE & ~1) >> 1] = BKPT_ERASE;
@@ -145,16 +205,20 @@ function powerOn() {
   // the bootrom cannot read boot2 through the emulated SSI: start at boot2 as it would
   mcu.core.PC = 0x10000000;
   mcu.onBreak = onBreak;
-  // pads: pull-ups on the I2C lines and the keys; QSPI CS high (BOOTSEL not held)
-  for (const pin of plan.key_pins) mcu.gpio[pin].setInputValue(!keysDown.has(pin));
-  mcu.gpio[SDA].setInputValue(true);
-  mcu.gpio[SCL].setInputValue(true);
+  // pads: pull-ups on the keys (and the I2C lines); QSPI CS high (BOOTSEL not held)
+  for (const pin of plan.pull_ups || plan.key_pins) mcu.gpio[pin].setInputValue(!pinsLow.has(pin));
   mcu.qspi[1].padValue |= 0x48; // input enable, pull-up
   mcu.qspi[1].setInputValue(true);
-  attachI2c(mcu.i2c[0]);
-  attachI2c(mcu.i2c[1]);
-  attachBlockResets(mcu);
-  attachBitBangProbe();
+  if (DISPLAY === 'i2c') {
+    mcu.gpio[SDA].setInputValue(true);
+    mcu.gpio[SCL].setInputValue(true);
+    attachI2c(mcu.i2c[0]);
+    attachI2c(mcu.i2c[1]);
+    attachBlockResets(mcu);
+    attachBitBangProbe();
+  } else {
+    attachSpiDisplay(mcu.spi[SPI_DISPLAY.spi]);
+  }
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (buffer) => {
     const text = Buffer.from(buffer).toString('latin1');
@@ -175,6 +239,9 @@ function powerOn() {
 
 function powerOff(why) {
   if (!powered) return;
+  flushSpi();
+  if (spiAlarm) spiAlarm.cancel();
+  spiAlarm = null;
   flash.set(mcu.flash.subarray(0, FLASH_SIZE));
   powered = false;
   currentMcu = null;
@@ -270,6 +337,37 @@ function attachI2c(i2c) {
   };
 }
 
+// --- SPI: the MacroPad's SH1106, with bus time ---
+// rp2040js completes a byte at once; busio.SPI's two DMA channels then overrun the RX FIFO and
+// the firmware waits forever. Each byte ends after its bits at the SSP's clock instead.
+function attachSpiDisplay(spi) {
+  const dc = mcu.gpio[SPI_DISPLAY.dc];
+  const cs = mcu.gpio[SPI_DISPLAY.cs];
+  spiAlarm = clock.createAlarm(() => spi.completeTransmit(0));
+  spi.onTransmit = (value) => {
+    const frequency = spi.clockFrequency || 1e6;
+    recordSpi(value, dc.outputValue ? 1 : 0, cs.outputValue ? 1 : 0);
+    spiAlarm.schedule((spi.dataBits * 1e9) / frequency);
+  };
+}
+
+function recordSpi(value, dcLevel, csLevel) {
+  const now = clock.nanos;
+  const r = spiRecord;
+  if (r && (r.dc !== dcLevel || r.cs !== csLevel || now - r.endNs > SPI_GAP_NS)) flushSpi();
+  if (!spiRecord) spiRecord = { t: nowUs(), endNs: now, dc: dcLevel, cs: csLevel, bytes: [] };
+  spiRecord.bytes.push(value);
+  spiRecord.endNs = now;
+  lastI2cNs = now;
+}
+
+function flushSpi() {
+  const r = spiRecord;
+  if (!r) return;
+  spiRecord = null;
+  emit({ t: r.t, end: Math.round(r.endNs / 1000), spi: Buffer.from(r.bytes).toString('hex'), dc: r.dc, cs: r.cs });
+}
+
 // --- I2C at pin level: enough of a target to ACK its address to a bit-banged probe ---
 // RESETS: on the chip, holding a block in reset puts its registers back to their reset values
 // (the SDK's i2c_deinit is such a reset); rp2040js keeps them, so an I2C that CircuitPython
@@ -324,9 +422,10 @@ function attachBitBangProbe() {
 
 // --- inputs ---
 function applyInput(input) {
-  if (input.kind === 'key') {
-    if (input.down) keysDown.add(input.pin);
-    else keysDown.delete(input.pin);
+  if (input.kind === 'key' || input.kind === 'level') {
+    // a key: down pulls its pin low; an encoder contact: its level (input.down = low)
+    if (input.down) pinsLow.add(input.pin);
+    else pinsLow.delete(input.pin);
     if (powered) mcu.gpio[input.pin].setInputValue(!input.down);
   } else if (input.kind === 'cut') {
     powerOff('power-cut');
@@ -358,8 +457,8 @@ function burst(core, clock, pio0, pio1, limit) {
   while (!core.waiting && clock.nanos < limit) {
     const cycles = core.executeInstruction();
     clock.tick(cycles * CYCLE_NS);
-    if (!pio0.stopped) for (let i = 0; i < cycles; i++) pio0.step();
-    if (!pio1.stopped) for (let i = 0; i < cycles; i++) pio1.step();
+    if (!pio0.stopped) runPio(pio0, 0, cycles);
+    if (!pio1.stopped) runPio(pio1, 1, cycles);
     if (cutNow) break;
   }
   busyNs += clock.nanos - start;
@@ -392,6 +491,7 @@ for (;;) {
       nextInput += 1;
     }
     if (powered) flushPio();
+    if (spiRecord && clock.nanos - spiRecord.endNs > SPI_GAP_NS) flushSpi();
     if (clock.nanos >= windowStartNs + WINDOW_NS) {
       // the CPU's busy share per 100 ms window: the board has settled when it has idled
       busyWindows.push(busyNs / (clock.nanos - windowStartNs));
@@ -432,12 +532,17 @@ for (;;) {
     const toAlarm = clock.nanosToNextAlarm;
     const step = Math.max(Math.min(toAlarm, nextCheckNs - clock.nanos), CYCLE_NS);
     clock.tick(step);
+    // the PIO runs on while the CPU sleeps (rotaryio's machine watches the encoder's pins)
+    const cycles = Math.round(step / CYCLE_NS);
+    if (!mcu.pio[0].stopped) runPio(mcu.pio[0], 0, cycles);
+    if (!mcu.pio[1].stopped) runPio(mcu.pio[1], 1, cycles);
     continue;
   }
   burst(core, clock, mcu.pio[0], mcu.pio[1], nextCheckNs);
 }
 if (powered) {
   flushPio();
+  flushSpi();
   flash.set(mcu.flash.subarray(0, FLASH_SIZE));
 }
 emit({ t: nowUs(), event: 'end', flash: flashStats, powered });

@@ -68,7 +68,7 @@ exit status: 0 ran, 1 firmware exception, 2 bad usage, script or NVM file""",
     )
     pico.add_argument(
         "--board",
-        choices=tuple(SIM_BOARDS) + ("pico",),
+        choices=tuple(SIM_BOARDS) + ("pico", "macropad"),
         default="sim",
         help="sim: the simulated Pico (default); sim-macropad: the simulated MacroPad RP2040; "
         "pico, macropad: the emulated ones",
@@ -90,6 +90,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from host_tools.pico.cli import run_pico
 
         return run_pico(args)
+    if args.board == "macropad":
+        from host_tools.pico.cli import run_macropad
+
+        return run_macropad(args)
     if args.uf2 is not None or args.py:
         print("sim: --uf2 and --py are for --board pico or macropad", file=sys.stderr)
         return 2
