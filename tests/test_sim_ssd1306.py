@@ -131,9 +131,15 @@ def test_the_firmware_oled_shows_every_frame_it_is_given(machine):
     board = importlib.import_module("board")
     displayio = importlib.import_module("displayio")
 
+    i2cdisplaybus = importlib.import_module("i2cdisplaybus")
+    ssd1306 = importlib.import_module("adafruit_displayio_ssd1306")
+
     def make():
         displayio.release_displays()
-        return oled_module.Oled(busio.I2C(board.GP5, board.GP4, frequency=400_000))
+        bus = i2cdisplaybus.I2CDisplayBus(
+            busio.I2C(board.GP5, board.GP4, frequency=400_000), device_address=0x3C
+        )
+        return oled_module.Oled(ssd1306.SSD1306(bus, width=128, height=64, auto_refresh=False))
 
     rng = random.Random(3)
     words = ["Réglages", "12", "▶", "Karma 5", "●P2", "☃", "é", "Round 10", "", "-3"]
