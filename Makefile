@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: venv dev-venv pico-deps sim test pytest lint typecheck format bench fuzz cuts cuts-pico model screenshots explore bundle enclosure clean
+.PHONY: venv dev-venv pico-deps sim test pytest lint typecheck format bench fuzz soak cuts cuts-pico model screenshots explore bundle enclosure clean
 
 # what running needs (sim, score, export, deploy, bundle): requirements.txt
 venv: $(RUN_STAMP)
@@ -64,6 +64,10 @@ bench: dev-venv pico-deps
 # saves with nonsense under valid CRCs, at length (make test runs a short fixed-seed round)
 fuzz: dev-venv
 	$(PY) -m host_tools.savefuzz --count 20000 --seed 1
+
+# random presses through the App, 40 sessions of 2,500 (make test runs 10 of them)
+soak: dev-venv
+	POTAGER_FUZZ_SESSIONS=40 $(PY) -m pytest tests/test_fuzz.py
 
 # power cuts in pairs over each mode's whole game, in the simulator: a cut inside every save,
 # then inside each of the first CUTS_SECOND saves after the boot (make test runs a bounded set)
