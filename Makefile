@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: venv dev-venv pico-deps sim test pytest lint typecheck format bench fuzz soak cuts cuts-pico model screenshots explore bundle enclosure clean
+.PHONY: venv dev-venv pico-deps sim sim-macropad test pytest lint typecheck format bench fuzz soak cuts cuts-pico model screenshots explore bundle enclosure clean
 
 # what running needs (sim, score, export, deploy, bundle): requirements.txt
 venv: $(RUN_STAMP)
@@ -41,6 +41,10 @@ $(PICO_STAMP): $(PICO)/package-lock.json
 
 sim: venv
 	$(PY) -m host_tools sim
+
+# the same firmware on a simulated Adafruit MacroPad RP2040 (its keys, encoder and SH1106)
+sim-macropad: venv
+	$(PY) -m host_tools sim --board sim-macropad
 
 test: dev-venv pico-deps lint typecheck pytest
 

@@ -16,7 +16,9 @@ Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in docs/be
   the same game played with the keys as they were (tests/fullgames/before/, same final state);
 - resume: power back to the saved game on screen, each mode's game saved mid-way, on the
   emulated Pico and in the simulator (host_tools/pico/bench.py ``resume``). ``--resume``
-  measures only that and puts it into bench/results.json and docs/bench.md's resume table.
+  measures only that and puts it into bench/results.json and docs/bench.md's resume table;
+- macropad: the demo sessions on the emulated MacroPad RP2040 beside the simulated MacroPad
+  (host_tools/pico/bench.py ``macropad_measure``); ``--macropad`` measures only that.
 """
 
 import json
@@ -412,6 +414,7 @@ def measure():
         "pico": pico_measure(scripts),
         "presses": full_game_presses(),
         "resume": resume_measure(),
+        "macropad": macropad_measure(scripts),
     }
 
 
@@ -438,6 +441,19 @@ def pico_measure(scripts):
 
 
 PICO_START, PICO_END = "<!-- bench-pico -->", "<!-- /bench-pico -->"
+MACROPAD_MARKS = ("<!-- bench-macropad -->", "<!-- /bench-macropad -->")
+
+
+def macropad_measure(scripts):
+    from host_tools.pico import bench as pico_bench
+
+    return pico_bench.macropad_measure(scripts)
+
+
+def macropad_table(results):
+    from host_tools.pico import bench as pico_bench
+
+    return pico_bench.macropad_table(results["macropad"]) if results.get("macropad") else None
 
 
 def pico_table(results):
@@ -522,25 +538,30 @@ def _written(page):
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else list(argv)
-    unknown = [a for a in args if a not in ("--resume", "-h", "--help")]
+    unknown = [a for a in args if a not in ("--resume", "--macropad", "-h", "--help")]
     if unknown or "-h" in args or "--help" in args:  # (a mistyped flag must not start an hour)
         print(
-            "usage: python -m host_tools bench [--resume]\n\n"
+            "usage: python -m host_tools bench [--resume | --macropad]\n\n"
             + (__doc__ or "").strip()
-            + "\n\n  --resume  measure only the resume; update its table",
+            + "\n\n  --resume    measure only the resume; update its table"
+            + "\n  --macropad  measure only the emulated MacroPad; update its table",
             file=sys.stderr if unknown else sys.stdout,
         )
         if unknown:
             print(f"bench: unknown argument {unknown[0]!r}", file=sys.stderr)
         return 2 if unknown else 0
-    if "--resume" in args:
+    if "--resume" in args or "--macropad" in args:
         results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-        results["resume"] = resume_measure()
+        if "--resume" in args:
+            results["resume"] = resume_measure()
+            text, marks = resume_table(results), RESUME_MARKS
+        else:
+            results["macropad"] = macropad_measure(sessions())
+            text, marks = macropad_table(results), MACROPAD_MARKS
         RESULTS.parent.mkdir(exist_ok=True)
         RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-        text = resume_table(results)
         print(text)
-        written = text is not None and update_page(text, RESUME_MARKS)
+        written = text is not None and update_page(text, marks)
         print(f"\nwritten: {RESULTS.relative_to(ROOT)}" + (_written(BENCH_PAGE) if written else ""))
         return 0
     results = measure()
@@ -553,10 +574,13 @@ def main(argv=None):
     if pico_text is not None:
         print("\n" + pico_text)
         update_page(pico_text, (PICO_START, PICO_END))
-    resume_text = resume_table(results)
-    if resume_text is not None:
-        print("\n" + resume_text)
-        update_page(resume_text, RESUME_MARKS)
+    for extra, marks in (
+        (resume_table(results), RESUME_MARKS),
+        (macropad_table(results), MACROPAD_MARKS),
+    ):
+        if extra is not None:
+            print("\n" + extra)
+            update_page(extra, marks)
     print(
         f"\nwritten: {RESULTS.relative_to(ROOT)}"
         + (_written(BENCH_PAGE) if update_page(text) else "")

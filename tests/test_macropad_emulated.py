@@ -1,7 +1,8 @@
 """The real CircuitPython on an emulated Adafruit MacroPad RP2040 (rp2040js, the MacroPad's
 10.2.1 UF2): it boots; its display's SPI bytes decode to the SH1106's pixels; its keys reach
 ``keypad``, its encoder ``rotaryio``, its NeoPixels the PIO; the firmware plays a demo session
-with the MacroPad's keys and ends on the simulator's screen.
+and a whole six-player game with the MacroPad's own keys and encoder (tests/macropad_keys.py)
+and each ends on the simulator's screen, the same LEDs lit under the keys.
 
 The runs are slow (two to three times virtual time): the ones the selected tests need start
 together, two at a time, when the first of them runs.
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from macropad_keys import own_keys
 
 from host_tools.pico import board as pico
 from host_tools.sim import SimBoard
@@ -24,9 +26,12 @@ from host_tools.sim.boards import MACROPAD
 ROOT = Path(__file__).resolve().parent.parent
 MISSING = pico.missing(board=pico.MACROPAD_UF2)
 needs_kit = pytest.mark.skipif(MISSING is not None, reason=str(MISSING))
+CLOCK = re.compile(r"\d+:\d\d")  # a time played
 FULL_FRAME = 8 * (3 + 128)  # a page: column (two nibbles) and page commands, 128 data bytes
-# the demo session played on the MacroPad: its shortest one
+# played on the MacroPad with its own keys: the shortest demo session, and the largest table
+# (six seats round the grid's edge, TURN on each of the six lower keys)
 DEMO = ROOT / "docs" / "scripts" / "horticolor.txt"
+GAME = ROOT / "tests" / "fullgames" / "free-6p-tie.txt"
 
 # A code.py of its own (it replaces the firmware's on the drive): who it runs on, a box on the
 # screen's four edges, each NeoPixel its own colour, then the keys and the encoder's position.
@@ -106,8 +111,8 @@ wait 1500
 """
 
 
-def _demo_run() -> pico.PicoResult:
-    return pico.MacroPadBoard().run_script(pico.after_each_boot(DEMO.read_text(encoding="utf-8")))
+def _played(path: Path) -> str:
+    return own_keys(pico.after_each_boot(path.read_text(encoding="utf-8")))
 
 
 RUNS_OF = {
@@ -116,6 +121,7 @@ RUNS_OF = {
     "test_keys_reach_keypad_and_the_encoder_rotaryio": "probe",
     "test_the_neopixels_under_the_keys_read_grb_from_the_pio": "probe",
     "test_a_demo_session_on_the_macropad_ends_on_the_simulators_screen": "demo",
+    "test_a_six_player_game_on_the_macropad_ends_on_the_simulators_screen": "game",
     "test_the_command_line_runs_a_script_on_the_macropad": "command-line",
     "test_the_encoder_and_its_switch_choose_on_the_firmwares_screens": "encoder",
 }
@@ -131,8 +137,10 @@ def _start_runs(request, tmp_path_factory):
         item.originalname for item in request.session.items if item.module is sys.modules[__name__]
     }
     wanted = {RUNS_OF[name] for name in selected if name in RUNS_OF}
+    if "game" in wanted:
+        _runs["game"] = _pool.submit(pico.MacroPadBoard().run_script, _played(GAME))
     if "demo" in wanted:
-        _runs["demo"] = _pool.submit(_demo_run)
+        _runs["demo"] = _pool.submit(pico.MacroPadBoard().run_script, _played(DEMO))
     if "probe" in wanted:
         _runs["probe"] = _pool.submit(_probe_run, tmp_path_factory.mktemp("macropad-drive"))
     if "encoder" in wanted:
@@ -248,22 +256,44 @@ def test_the_neopixels_under_the_keys_read_grb_from_the_pio():
     assert leds == [f"#{0x10 + i:02x}{i:02x}{0x20 + i:02x}" for i in range(12)]
 
 
-@needs_kit
-def test_a_demo_session_on_the_macropad_ends_on_the_simulators_screen():
-    result = _result("demo")
+def _ends_as_in_the_simulator(result: pico.PicoResult, text: str) -> list[dict[str, Any]]:
+    """The board's frames up to the script's end; its last screen and its LEDs over the last
+    2 s (a blinking seat shows both phases) are the simulated MacroPad's."""
     assert not result.errors and not result.caught, (result.errors, result.caught)
-    text = pico.after_each_boot(DEMO.read_text(encoding="utf-8"))
     end_ms = pico.MacroPadBoard().script_end_ms(text)
     board = [frame for frame in result.frames if frame["t_ms"] <= end_ms]
     sim = SimBoard(board_id=MACROPAD.board_id).run_script(text).frames
     assert [row.rstrip() for row in board[-1]["screen"]] == [
         row.rstrip() for row in sim[-1]["screen"]
     ]
-    # the LEDs under the keys shown over the last 2 s (a blinking seat shows both phases)
     assert _leds_end(board, end_ms) == _leds_end(sim, end_ms)
+    return board
+
+
+@needs_kit
+def test_a_demo_session_on_the_macropad_ends_on_the_simulators_screen():
+    result = _result("demo")
+    _ends_as_in_the_simulator(result, _played(DEMO))
     # the firmware's first screen is one full refresh of the SH1106
     first = next(f for f in result.frames if f["screen"][0].strip() == "Langue / Language")
     assert first["spi_bytes"] == FULL_FRAME
+
+
+@needs_kit
+def test_a_six_player_game_on_the_macropad_ends_on_the_simulators_screen():
+    board = _result("game")
+    assert not board.errors and not board.caught, (board.errors, board.caught)
+    sim = SimBoard(board_id=MACROPAD.board_id).run_script(_played(GAME))
+    # the results on both once the board is done with its keys (the game ends on the last one);
+    # the times played may differ by the seconds a resume takes
+    assert sim.state["screen"] == "ResultsScreen"
+    assert [CLOCK.sub("#:##", row.rstrip()) for row in board.frames[-1]["screen"]] == [
+        CLOCK.sub("#:##", row.rstrip()) for row in sim.frames[-1]["screen"]
+    ]
+    # each of the six seats' colours lit under a key while they played, as in the simulator
+    lit = {colour for frame in board.frames for colour in frame["leds"]} - {"#000000"}
+    assert lit >= {colour for frame in sim.frames for colour in frame["leds"]} - {"#000000"}
+    assert len(lit) >= 6, lit
 
 
 @needs_kit

@@ -9,6 +9,8 @@ Per demo session (``docs/scripts/``, with a wait for the board to boot, as in th
   them (the board works through its queue of keys), 400 kHz bus time added (9 bits a byte);
 - the longest loop step (the probe: time between two idle moments), and the screen it led to;
 - I2C bytes per key press: the bytes of each key's frame, CircuitPython's own displayio.
+The MacroPad (``macropad_measure``): the same sessions on its UF2, ``.mpy``, beside the simulated
+MacroPad; the display's bytes are SPI there (SH1106, bus time added at SPI1's rate).
 The ``.mpy`` run and the simulator's press the session's keys at a player's pace, PACE_MS
 apart (``paced``): the demo scripts type a key every 80 ms, faster than any player, and the
 latency of a key queued behind the previous one's screen would measure the queue. The ``.py``
@@ -24,17 +26,32 @@ from host_tools.pico import board as pico
 from host_tools.sim.boards import KEY_NAMES
 
 BUS_MS_PER_BYTE = 9 / 400  # 400 kHz, 8 bits and the ACK
+SPI_MS_PER_BYTE = 8 / 8_930  # the MacroPad's SH1106: SPI1 at the runtime's 8.93 MHz
 PACE_MS = 400  # between one key and the next: a quick player's pace
 VARIANTS = (("mpy", False), ("py", True))
 
 
+def display_bytes(frame: dict[str, Any]) -> int:
+    """The bytes a frame sent the display: I2C (the Pico's SSD1306) or SPI (the MacroPad's)."""
+    return int(frame["i2c_bytes"] if "i2c_bytes" in frame else frame["spi_bytes"])
+
+
 def frame_end_ms(frame: dict[str, Any]) -> float:
-    return frame["t_ms"] + frame["i2c_bytes"] * BUS_MS_PER_BYTE
+    if "i2c_bytes" in frame:
+        return frame["t_ms"] + frame["i2c_bytes"] * BUS_MS_PER_BYTE
+    return frame["t_ms"] + frame["spi_bytes"] * SPI_MS_PER_BYTE
+
+
+def firmware_text(frame: dict[str, Any]) -> bool:
+    """The frame has text in the firmware's font: most of what it shows reads (on the
+    MacroPad the runtime's terminal comes first, its font unreadable: "?")."""
+    shown = "".join(frame["screen"]).replace(" ", "")
+    return bool(shown) and shown.count("?") * 2 < len(shown)
 
 
 def boot_ms(frames: list[dict[str, Any]]) -> Optional[float]:
     for frame in frames:
-        if any(row.strip() for row in frame["screen"]):
+        if firmware_text(frame):
             return round(frame_end_ms(frame), 1)
     return None
 
@@ -195,7 +212,7 @@ def key_frames(
     """(t_ms, key, frame, screen change) for each key: its frame is the first with I2C traffic
     after it, if that frame starts before the next key (else None: the key drew nothing, or
     its frame came after the next key was pressed, and no frame can be told to be its own)."""
-    drawn = [f for f in frames if f["i2c_bytes"] > 0]
+    drawn = [f for f in frames if display_bytes(f) > 0]
     out: list[tuple[int, int, Optional[dict[str, Any]], bool]] = []
     j = 0
     title = None
@@ -208,7 +225,7 @@ def key_frames(
             out.append((t, key, None, False))
             continue
         frame = drawn[j]
-        out.append((t, key, frame, frame["screen"][0] != title or frame["i2c_bytes"] >= 900))
+        out.append((t, key, frame, frame["screen"][0] != title or display_bytes(frame) >= 900))
     return out
 
 
@@ -225,7 +242,7 @@ def latencies(script: str, frames: list[dict[str, Any]]) -> dict[str, Any]:
         "keys_matched": len(matched),
         "keys": len(key_releases(script)),
         "bytes_per_press_median": statistics.median(
-            f["i2c_bytes"] for _, _, f, _ in matched if f is not None
+            display_bytes(f) for _, _, f, _ in matched if f is not None
         ),
     }
 
@@ -241,9 +258,9 @@ def longest_step(result: Any, script: str) -> dict[str, Any]:
     return {"ms": ms, "what": f"after {key}: {what!r}"}
 
 
-def _one(name: str, text: str, py: bool) -> dict[str, Any]:
+def _one(name: str, text: str, py: bool, board: type = pico.PicoBoard) -> dict[str, Any]:
     script = pico.after_each_boot(text if py else paced(text))
-    result = pico.PicoBoard(py=py, heap_probe=True).run_script(script)
+    result = board(py=py, heap_probe=True).run_script(script)
     heaps = [value for _, value in result.heap]
     return {
         "heap_min_bytes": min(heaps) if heaps else None,
@@ -256,11 +273,11 @@ def _one(name: str, text: str, py: bool) -> dict[str, Any]:
     }
 
 
-def _sim(text: str) -> dict[str, Any]:
+def _sim(text: str, board_id: Optional[str] = None) -> dict[str, Any]:
     from host_tools.sim import SimBoard
 
     script = pico.after_each_boot(paced(text))
-    result = SimBoard().run_script(script)
+    result = (SimBoard(board_id=board_id) if board_id else SimBoard()).run_script(script)
     return {"boot_ms": boot_ms(result.frames), "keys": latencies(script, result.frames)}
 
 
@@ -284,6 +301,74 @@ def measure(scripts: dict[str, str], workers: int = 2) -> Optional[dict[str, Any
                 "sim": sims[name],
             }
     return out
+
+
+def macropad_measure(scripts: dict[str, str], workers: int = 2) -> Optional[dict[str, Any]]:
+    """The sessions on the emulated MacroPad (``.mpy``, at a player's pace) beside the
+    simulated MacroPad; None (and a line on why) when it cannot run here."""
+    from host_tools.sim.boards import MACROPAD
+
+    problem = pico.missing(board=pico.MACROPAD_UF2)
+    if problem is not None:
+        print(f"bench: emulated MacroPad skipped: {problem}")
+        return None
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        jobs = {
+            name: pool.submit(_one, name, text, False, pico.MacroPadBoard)
+            for name, text in scripts.items()
+        }
+        sims = {name: _sim(text, MACROPAD.board_id) for name, text in scripts.items()}
+        sessions = {name: {"mpy": jobs[name].result(), "sim": sims[name]} for name in scripts}
+    return {"uf2": pico.uf2_path(board=pico.MACROPAD_UF2).name, "sessions": sessions}
+
+
+def macropad_table(results: dict[str, Any]) -> str:
+    lines = [
+        "| session | measure | MacroPad .mpy | simulated MacroPad | budget |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for name, s in results["sessions"].items():
+        m, sim = s["mpy"], s["sim"]
+        mk, sk = m["keys"], sim["keys"]
+        heap = m["heap_min_bytes"]
+        rows = [
+            (
+                "lowest gc.mem_free()",
+                "—" if heap is None else f"{heap / 1000:.1f} KB",
+                "",
+                "≥ 48 KB",
+            ),
+            (
+                "boot to first frame",
+                _fmt(m["boot_ms"], " ms"),
+                _fmt(sim["boot_ms"], " ms"),
+                "≤ 3000 ms",
+            ),
+            ("key → last SPI byte, median", _median(mk), _median(sk), "≤ 50 ms"),
+            (
+                "key → last SPI byte, screen change max",
+                _fmt(mk.get("screen_change_max_ms"), " ms"),
+                _fmt(sk.get("screen_change_max_ms"), " ms"),
+                "≤ 150 ms",
+            ),
+            (
+                "key → last SPI byte, max",
+                _fmt(mk.get("max_ms"), " ms"),
+                _fmt(sk.get("max_ms"), " ms"),
+                "≤ 250 ms",
+            ),
+            ("longest loop step", _step(m), "0 ms (time stands still)", "≤ 250 ms"),
+            (
+                "SPI bytes per key press, median",
+                _fmt(mk.get("bytes_per_press_median")),
+                _fmt(sk.get("bytes_per_press_median")),
+                "",
+            ),
+            ("NVM erases / programs", _flash(m), "", ""),
+        ]
+        for measure, *cells in rows:
+            lines.append(f"| {name} | {measure} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _fmt(value: Any, unit: str = "") -> str:
