@@ -25,8 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 MPY = ROOT / "tests" / "mpy"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
-# ../shared/spec/device.md: a whole scripted game of each mode runs in these heaps.
-BUDGET = {"py": "96K", "mpy": "64K"}
 
 
 def run(script, *args, heap="128K", path=(FIRMWARE,), timeout=120):

@@ -35,6 +35,7 @@ CORNERS = sorted((ROOT / "tests" / "fullgames").glob("*-tie.txt")) + sorted(
     (ROOT / "tests" / "fullgames").glob("*-solo.txt")
 )
 MISSING = pico.missing("10.2.1")
+HEAP_BUDGET = 48 * 1024  # bytes free at the lowest, .mpy (docs/bench.md: 48 KB, goal 64)
 MISSING_9 = pico.missing("9.2.9")
 # keys spaced as a person would on today's board (a screen change takes up to ~4 s there):
 # this tests the power cycle, not the pace of keys (the demo sessions test that)
@@ -121,6 +122,7 @@ RUNS_OF = {
     "test_a_demo_session_ends_on_the_same_screen_as_in_the_simulator": "demos",
     "test_a_demo_session_runs_without_an_error_on_the_board": "demos",
     "test_no_frame_on_the_board_sends_more_than_a_full_frame": "demos",
+    "test_a_demo_session_keeps_the_heap_budget_on_the_board": "demos",
     "test_a_power_cycle_with_the_nvm_resumes_the_game": "resume",
     "test_a_torn_nvm_write_loses_only_that_save": "resume",
     "test_two_torn_saves_in_a_row_lose_only_their_own_input": "double-cut",
@@ -175,9 +177,10 @@ def start_runs(test_names: set[str]) -> None:
             if script.stem not in _runs:
                 _start(script.stem, pico.after_each_boot(script.read_text(encoding="utf-8")))
     if MISSING is None and "demos" in wanted:
-        for script in SCRIPTS:
+        for script in SCRIPTS:  # with the heap probe: the budget is the demos' lowest heap
             if script.stem not in _runs:
-                _start(script.stem, pico.after_each_boot(script.read_text(encoding="utf-8")))
+                text = pico.after_each_boot(script.read_text(encoding="utf-8"))
+                _start(script.stem, text, heap_probe=True)
 
 
 needs_kit = pytest.mark.skipif(MISSING is not None, reason=str(MISSING))
@@ -240,6 +243,16 @@ def test_a_demo_session_runs_without_an_error_on_the_board(script):
     board = _result(script.stem)
     assert not board.errors and not board.caught, (board.errors, board.caught)
     assert board.frames, "nothing was shown"
+
+
+@needs_kit
+@pytest.mark.parametrize("script", _demo_params())
+def test_a_demo_session_keeps_the_heap_budget_on_the_board(script):
+    """The spec's heap budget, on the board: the lowest gc.mem_free() after gc.collect()
+    (sampled every 500 ms of virtual time in the loop's idle moments, so the same every run)."""
+    heaps = [free for _, free in _result(script.stem).heap]
+    assert len(heaps) >= 10, heaps  # sampled all along the session
+    assert min(heaps) >= HEAP_BUDGET, f"{min(heaps)} bytes free at the lowest"
 
 
 @needs_kit
