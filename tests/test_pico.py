@@ -94,14 +94,40 @@ def _start(key: str, script: str, **board: Any) -> None:
     _runs[key] = _pool.submit(run)
 
 
-def _start_chain(key: str, scripts: list[str]) -> None:
-    """Runs one after another on one board: power cycles with the NVM carried over."""
+def _start_cuts() -> None:
+    """The "resume" and "double-cut" runs, one power cycle a script on one board (the NVM
+    carried over). They share their first two: a game saved, then a save torn; from the NVM
+    the torn save left, "resume" boots and reloads, "double-cut" tears the next save too."""
+    resume: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    double: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    _runs["resume"], _runs["double-cut"] = resume, double
 
-    def run() -> Any:
-        board = pico.PicoBoard()
-        return [board.run_script(script) for script in scripts]
+    def branch(
+        future: "concurrent.futures.Future[Any]", start: list[Any], nvm: bytes, scripts: list[str]
+    ) -> None:
+        try:
+            board = pico.PicoBoard(nvm=nvm)
+            future.set_result(start + [board.run_script(script) for script in scripts])
+        except BaseException as error:  # the test that reads it reports it
+            future.set_exception(error)
 
-    _runs[key] = _pool.submit(run)
+    def shared() -> None:
+        try:
+            board = pico.PicoBoard()
+            start = [
+                board.run_script(pico.after_each_boot(SETUP_FREE_4 + SCORES)),
+                board.run_script(pico.after_each_boot(TORN)),
+            ]
+            then = {resume: ["", RELOAD], double: [TORN_AGAIN, ""]}
+            for future, scripts in then.items():
+                texts = [pico.after_each_boot(script) for script in scripts]
+                _pool.submit(branch, future, start, board.nvm, texts)
+        except BaseException as error:  # (also a pool shut down meanwhile)
+            for future in (resume, double):
+                if not future.done():
+                    future.set_exception(error)
+
+    _pool.submit(shared)
 
 
 def _result(key: str) -> Any:
@@ -150,26 +176,8 @@ def start_runs(test_names: set[str]) -> None:
     wanted = {RUNS_OF[name] for name in test_names if name in RUNS_OF}
     if MISSING is None and "resume-keys" in wanted and "resume-keys" not in _runs:
         _start("resume-keys", RESUME_KEYS, nvm=pico_bench.resume_save("free"))
-    if MISSING is None and "resume" in wanted and "resume" not in _runs:
-        _start_chain(
-            "resume",
-            [
-                pico.after_each_boot(SETUP_FREE_4 + SCORES),
-                pico.after_each_boot(TORN),
-                pico.after_each_boot(""),
-                pico.after_each_boot(RELOAD),
-            ],
-        )
-    if MISSING is None and "double-cut" in wanted and "double-cut" not in _runs:
-        _start_chain(
-            "double-cut",
-            [
-                pico.after_each_boot(SETUP_FREE_4 + SCORES),
-                pico.after_each_boot(TORN),
-                pico.after_each_boot(TORN_AGAIN),
-                pico.after_each_boot(""),
-            ],
-        )
+    if MISSING is None and {"resume", "double-cut"} & wanted and "resume" not in _runs:
+        _start_cuts()
     if MISSING_9 is None and "smoke-9.2.9" in wanted and "smoke-9.2.9" not in _runs:
         _start("smoke-9.2.9", pico.after_each_boot(SMOKE), uf2=pico.uf2_path("9.2.9"))
     if MISSING is None and "corners" in wanted:
