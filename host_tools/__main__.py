@@ -1,8 +1,9 @@
 """``python -m host_tools COMMAND [ARGS...]``: one module per command.
 
-A command is the module ``host_tools.<name>`` with a ``main(argv) -> int`` (the exit code);
-it is imported only when asked for, so one tool's dependencies never slow or break another.
-To add a command: write that module and list it in COMMANDS.
+A command is the module ``host_tools.<name>`` with a ``main(argv) -> int`` (the exit code),
+or for a package (MODULES) the module named there; it is imported only when asked for, so one
+tool's dependencies never slow or break another. To add a command: write that module and list
+it in COMMANDS.
 """
 
 import importlib
@@ -19,6 +20,8 @@ COMMANDS = {
     "cuts": "power cuts in pairs over whole games: each boot resumes the last save",
     "explore": "walk every screen by every key: ways out, help, power cuts, clocks, coverage",
 }
+# the commands that are packages: the module with their main(), the package's command line
+MODULES = {"sim": "sim.cli"}
 
 
 def _usage() -> str:
@@ -39,7 +42,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             file=sys.stderr,
         )
         return 2
-    module_name = f"{__package__ or 'host_tools'}.{name}"
+    module_name = f"{__package__ or 'host_tools'}.{MODULES.get(name, name)}"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

@@ -5,7 +5,7 @@ Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in docs/be
 - display: I2C bytes per key press (the frames between one key's start and the next key's),
   against redrawing the full frame on every press (1037 bytes);
 - heap: the smallest `-X heapsize` (KiB, bisected) in which the App runs the whole session
-  under MicroPython from .py (tests/mpy/run_app.py, pure fakes for the hardware);
+  under MicroPython from .py (host_tools/mpy/run_app.py, pure fakes for the hardware);
   the heap growth over 10,000 idle loop steps;
 - nvm: flash writes and sector erases per session against one write (one sector rewrite) per
   state change, shortest interval, bytes per record; the saves between two erases in a game
@@ -29,23 +29,20 @@ import sys
 import time
 from pathlib import Path
 
+from host_tools.common import SCRIPTS, sessions
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
-SCRIPTS = ROOT / "docs" / "scripts"
 FULL_GAMES = ROOT / "tests" / "fullgames"
 RESULTS = ROOT / "bench" / "results.json"
-MPY_TESTS = ROOT / "tests" / "mpy"
+HARNESS = ROOT / "host_tools" / "mpy"  # the pure board and its runner: plain Python for the VMs
+# the whole game of each mode that tests/test_circuitpython_vm.py plays on CircuitPython's VM
+# (its GAMES), as files: the host tools import nothing from tests/ (test_budgets.py compares)
+VM_GAMES = ROOT / "bench" / "games"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 FULL_FRAME = 1037
 TABLE_PACE_MS = 1000  # between two keys at the table (core.saving's quiet time: a save between)
 KEY_COMMANDS = ("hold",)
-
-
-def sessions():
-    """The demo session of every mode; those that need files on the drive ("# drive: DIR",
-    e.g. players.txt) are left out: the pure boards of the heap measure have no drive."""
-    found = {path.stem: path.read_text() for path in sorted(SCRIPTS.glob("*.txt"))}
-    return {name: text for name, text in found.items() if not text.startswith("# drive:")}
 
 
 def press_windows(script):
@@ -101,8 +98,8 @@ def display(scripts):
 
 
 def run_app(script_path, heap, idle=0):
-    env = {"MICROPYPATH": f"{FIRMWARE}:{MPY_TESTS}", "PATH": "/usr/bin:/bin"}
-    args = [str(MICROPYTHON), "-X", f"heapsize={heap}K", str(MPY_TESTS / "run_app.py")]
+    env = {"MICROPYPATH": f"{FIRMWARE}:{HARNESS}", "PATH": "/usr/bin:/bin"}
+    args = [str(MICROPYTHON), "-X", f"heapsize={heap}K", str(HARNESS / "run_app.py")]
     args += [str(script_path)] + ([str(idle)] if idle else [])
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
     return json.loads(done.stdout) if done.returncode == 0 else None
@@ -130,11 +127,9 @@ def flash(scripts):
     """NVM writes and sector erases per session (App on pure fakes, a flash that erases as the
     RP2040 does), the naive counts, the shortest interval, bytes per record; then the session
     carried on with a key every 2.1 s until the journal fills: the saves one erase allows."""
-    sys.path.insert(0, str(MPY_TESTS))
     if str(FIRMWARE) not in sys.path:
         sys.path.append(str(FIRMWARE))
-    from pureboard import PureBoard  # type: ignore[import-not-found]  # tests/mpy: runs on MicroPython too
-
+    from host_tools.mpy.pureboard import PureBoard
     from host_tools.sim.machine import Flash
     from potager.core import persist
     from potager.saving import Saving
@@ -177,7 +172,9 @@ def flash(scripts):
 
 def record_sizes(store):
     """[bytes of the snapshot, mean bytes of a delta] in the journal (headers included)."""
-    store.load()
+    from potager.core import scan
+
+    scan.load(store)
     sizes: dict[int, list[int]] = {0: [], 1: []}
     for kind, _, length in store.records:
         sizes[kind].append(length + 12)
@@ -313,8 +310,9 @@ def deploy_bytes():
 def circuitpython_measures():
     """On CircuitPython's own 32-bit VM (the CircuitPython kit, host_tools/cpkit.py): the
     smallest heap in which a whole scripted game of each mode runs (the games of
-    tests/test_circuitpython_vm.py), from .py and from .mpy; the bytes deploy puts on the
-    drive (firmware and libraries) as .py and as .mpy. None where the kit is absent."""
+    tests/test_circuitpython_vm.py, kept in bench/games/), from .py and from .mpy; the bytes
+    deploy puts on the drive (firmware and libraries) as .py and as .mpy. None where the kit
+    is absent."""
     import tempfile
 
     from host_tools import cpkit
@@ -323,26 +321,22 @@ def circuitpython_measures():
     if cpkit.missing(cpkit.VM, cpkit.MPY_CROSS):
         print("bench: " + str(cpkit.missing(cpkit.VM, cpkit.MPY_CROSS)), file=sys.stderr)
         return None
-    sys.path[:0] = [str(ROOT / "tests"), str(MPY_TESTS)]
-    if str(FIRMWARE) not in sys.path:
-        sys.path.append(str(FIRMWARE))  # at the end, as tests/conftest.py puts it
-    from test_circuitpython_vm import GAMES  # type: ignore[import-not-found]
-
+    games = {path.stem: path.read_text(encoding="utf-8") for path in sorted(VM_GAMES.glob("*.txt"))}
     cross = cpkit.executable(cpkit.MPY_CROSS)
     assert cross is not None  # cpkit.missing said it is there
     heaps = {}
     with tempfile.TemporaryDirectory(prefix="potager-bench-") as tmp:
         compiled = Path(tmp, "mpy")
         cpkit.compile_tree(cross, [FIRMWARE / "potager"], compiled / "potager")
-        cpkit.compile_tree(cross, [MPY_TESTS], compiled)
-        paths = {"py": [FIRMWARE, MPY_TESTS], "mpy": [compiled]}
-        for mode, script in GAMES.items():
+        cpkit.compile_tree(cross, [HARNESS], compiled)
+        paths = {"py": [FIRMWARE, HARNESS], "mpy": [compiled]}
+        for mode, script in games.items():
             game = Path(tmp, mode + ".txt")
             game.write_text(script)
             for form, path in paths.items():
 
                 def runs(kib, game=game, path=path):
-                    run = cpkit.run_vm(MPY_TESTS / "run_app.py", game, heap=f"{kib}K", path=path)
+                    run = cpkit.run_vm(HARNESS / "run_app.py", game, heap=f"{kib}K", path=path)
                     return run.returncode == 0
 
                 heaps[f"{mode} {form}"] = _smallest(runs)

@@ -8,6 +8,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
+SCRIPTS = ROOT / "docs" / "scripts"  # the demo session of every mode
 
 
 def firmware(name: str) -> ModuleType:
@@ -27,3 +28,10 @@ def write_utf8(stream: Any, text: str) -> None:
     else:
         stream.write(text)
         stream.flush()
+
+
+def sessions() -> dict[str, str]:
+    """The demo session of every mode; those that need files on the drive ("# drive: DIR",
+    e.g. players.txt) are left out: the pure boards of the heap measure have no drive."""
+    found = {path.stem: path.read_text() for path in sorted(SCRIPTS.glob("*.txt"))}
+    return {name: text for name, text in found.items() if not text.startswith("# drive:")}

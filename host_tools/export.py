@@ -584,13 +584,14 @@ def load_nvm(path: Path, warn: Warn) -> History:
     games are dated from the file's modification time, taken as the last save's (an
     estimate)."""
     persist = firmware("potager.core.persist")
+    scan = firmware("potager.core.scan")
     data, mtime = read_regular(path, MAX_NVM, "--nvm", ", not an NVM image")
     if len(data) < 2 * persist.HEADER_SIZE or len(data) % 2:
         raise BadInput(
             "--nvm %s: %d bytes, not an NVM image (the simulator's has 4096)" % (path, len(data))
         )
     store = persist.Store(bytearray(data))
-    status = store.load()
+    status = scan.load(store)
     if status == persist.BLANK or not any(data):
         warn("--nvm %s: a blank image (never saved): no games" % path)
         return History([], True)

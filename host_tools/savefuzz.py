@@ -34,16 +34,14 @@ class Hang(BaseException):
 
 
 def _paths() -> None:
-    for path in (str(ROOT / "tests" / "mpy"), str(ROOT / "firmware")):
-        if path not in sys.path:
-            sys.path.append(path)
+    if str(ROOT / "firmware") not in sys.path:
+        sys.path.append(str(ROOT / "firmware"))
 
 
 def corpus() -> list[bytes]:
     """The NVM image after every save of every demo session."""
     _paths()
-    from pureboard import PureBoard  # type: ignore[import-not-found]  # tests/mpy
-
+    from host_tools.mpy.pureboard import PureBoard
     from potager import roster
 
     images = []
@@ -67,10 +65,10 @@ def corpus() -> list[bytes]:
 
 
 def records(image: bytes) -> list[tuple[int, bytes]]:
-    from potager.core import persist
+    from potager.core import persist, scan
 
     store = persist.Store(bytearray(image))
-    store.load()
+    scan.load(store)
     return [(r[0], store.payload(i)) for i, r in enumerate(store.records)]
 
 
@@ -219,7 +217,7 @@ def may_take_game(before: list[tuple[int, bytes]], recs: list[tuple[int, bytes]]
 
 def fuzz(count: int, seed: int) -> dict[str, Any]:
     _paths()
-    from pureboard import PureBoard
+    from host_tools.mpy.pureboard import PureBoard
 
     rng = random.Random(seed)
     images = [records(image) for image in corpus()]
@@ -227,7 +225,8 @@ def fuzz(count: int, seed: int) -> dict[str, Any]:
     had_game = []
     for recs in images:
         nvm = rebuild(recs)
-        had_game.append(nvm is not None and PureBoard(nvm).app.engine is not None)
+        board: Any = None if nvm is None else PureBoard(nvm)  # booted: its app is there
+        had_game.append(board is not None and board.app.engine is not None)
     out: dict[str, Any] = {"tried": 0, "crashes": 0, "hangs": 0, "bad_states": 0}
     out.update({"games_lost": 0, "salvaged": 0, "failures": []})
     while out["tried"] < count:

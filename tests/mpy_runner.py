@@ -24,7 +24,14 @@ from host_tools import cpkit
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 MPY = ROOT / "tests" / "mpy"
+# the pure board and its runner (pureboard.py, run_app.py): the host tools run them too, so
+# they live in host_tools; the VMs import them from the same folder as tests/mpy's files
+HARNESS = ROOT / "host_tools" / "mpy"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
+# `from pureboard import PureBoard` as the VMs import it, for the tests that still do
+# (test_circuitpython_vm.py; the others import host_tools.mpy.pureboard)
+if str(HARNESS) not in sys.path:
+    sys.path.append(str(HARNESS))
 
 
 def run(script, *args, heap="128K", path=(FIRMWARE,), timeout=120):
@@ -45,48 +52,50 @@ _compiled = {}
 
 
 def compiled():
-    """firmware/ and tests/mpy compiled once per run with the kit's mpy-cross 10."""
+    """firmware/, tests/mpy and host_tools/mpy compiled once per run with the kit's mpy-cross
+    10."""
     if "tree" not in _compiled:
         need_kit(cpkit.MPY_CROSS)
         out = Path(tempfile.mkdtemp(prefix="potager-mpy-"))
         atexit.register(shutil.rmtree, out, True)
         cross = cpkit.executable(cpkit.MPY_CROSS)
         cpkit.compile_tree(cross, [FIRMWARE / "potager"], out / "potager")
-        cpkit.compile_tree(cross, [MPY], out)
+        cpkit.compile_tree(cross, [MPY, HARNESS], out)
         _compiled["tree"] = out
     return _compiled["tree"]
 
 
 def sources():
-    """firmware/ and tests/mpy copied once per run into a folder like compiled()'s: each
-    module's path is on the VM's heap, so from the clone itself a game's fragmentation (and
-    the heap it runs in) changed with the clone's folder name."""
+    """firmware/, tests/mpy and host_tools/mpy copied once per run into a folder like
+    compiled()'s: each module's path is on the VM's heap, so from the clone itself a game's
+    fragmentation (and the heap it runs in) changed with the clone's folder name."""
     if "sources" not in _compiled:
         out = Path(tempfile.mkdtemp(prefix="potager-src-"))
         atexit.register(shutil.rmtree, out, True)
         ignore = shutil.ignore_patterns("__pycache__")
         shutil.copytree(FIRMWARE / "potager", out / "potager", ignore=ignore)
-        for path in MPY.glob("*.py"):
+        for path in [*MPY.glob("*.py"), *HARNESS.glob("*.py")]:
             shutil.copy(path, out)
         _compiled["sources"] = out
     return _compiled["sources"]
 
 
 def circuitpython(script, *args, heap, mpy=False):
-    """`script` on CircuitPython's 32-bit VM, firmware and tests/mpy from .py or .mpy."""
+    """`script` on CircuitPython's 32-bit VM, firmware, tests/mpy and host_tools/mpy from .py
+    or .mpy."""
     need_kit()
     path = [compiled()] if mpy else [sources()]
     script = Path(script)
-    if not mpy and script.parent == MPY:  # from the copy, as its imports
+    if not mpy and script.parent in (MPY, HARNESS):  # from the copy, as its imports
         script = path[0] / script.name
     return cpkit.run_vm(script, *args, heap=heap, path=path)
 
 
 def run_app(script_text, tmp_path, idle_steps=10000, heap="128K", mpy=False):
-    """A key script through the App on pure fakes (tests/mpy/run_app.py) on CircuitPython's
+    """A key script through the App on pure fakes (host_tools/mpy/run_app.py) on CircuitPython's
     32-bit VM with a fixed heap; the parsed result, after asserting the run succeeded."""
     script = tmp_path / "script.txt"
     script.write_text(script_text)
-    result = circuitpython(MPY / "run_app.py", script, idle_steps, heap=heap, mpy=mpy)
+    result = circuitpython(HARNESS / "run_app.py", script, idle_steps, heap=heap, mpy=mpy)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     return json.loads(result.stdout)

@@ -2,17 +2,12 @@
 script under the real MicroPython with the heap budget and no idle allocation."""
 
 import sys
-from pathlib import Path
 
 import mpy_runner
 import pytest
 
-MPY = Path(__file__).parent / "mpy"
-sys.path.insert(0, str(MPY))
-
-from pureboard import PureBoard  # noqa: E402
-
-from potager.core import persist, registry  # noqa: E402
+from host_tools.mpy.pureboard import PureBoard
+from potager.core import persist, registry
 
 pytestmark = pytest.mark.usefixtures("invariants")  # the mode's invariants after every action
 

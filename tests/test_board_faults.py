@@ -3,18 +3,13 @@ its pins, the display counts as a console, slow steps, keypad's 20 ms scan, days
 Each test here failed on the firmware (or the simulator) before it was made board-proof."""
 
 import sys
-from pathlib import Path
 
 import pytest
 
-MPY = Path(__file__).parent / "mpy"
-sys.path.insert(0, str(MPY))
-
-from pureboard import Event, PureBoard  # noqa: E402
-
-from host_tools.sim import DEFAULT_FIRMWARE, SimBoard, costs  # noqa: E402
-from potager.core import keys  # noqa: E402
-from potager.core.gestures import LONG, REPEAT, SHORT, Gestures, since, ticks_diff  # noqa: E402
+from host_tools.mpy.pureboard import Event, PureBoard
+from host_tools.sim import DEFAULT_FIRMWARE, SimBoard, costs
+from potager.core import keys
+from potager.core.gestures import LONG, REPEAT, SHORT, Gestures, since, ticks_diff
 
 WRAP = 1 << 29
 START = "wait 3000\n"  # the board starts up: imports, the display, the first screen

@@ -73,3 +73,13 @@ def test_the_committed_bench_results_have_the_documented_keys_and_the_bench_page
     }
     page = bench.BENCH_PAGE.read_text(encoding="utf-8")
     assert bench.table(results) in page  # `make bench` writes it into docs/bench.md
+
+
+def test_the_bench_plays_on_the_vm_the_games_the_vm_tests_play():
+    """make bench measures on CircuitPython's VM the whole game of each mode that
+    test_circuitpython_vm.py plays, kept as files in bench/games/ so that the bench imports
+    nothing from tests/. When a test's game changes, write its file again."""
+    import test_circuitpython_vm
+
+    kept = {path.stem: path.read_text("utf-8") for path in sorted(bench.VM_GAMES.glob("*.txt"))}
+    assert kept == test_circuitpython_vm.GAMES, "bench/games/ is not test_circuitpython_vm.GAMES"

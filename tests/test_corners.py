@@ -2,15 +2,11 @@
 wrong: a message names a player with as much of the name as its row holds, and results say a
 win that is still shared after the tie-break. (The menus: test_menus.py.)"""
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import PureBoard
-
+from host_tools.mpy.pureboard import PureBoard
 from potager import lang
 from potager.core import registry
 from potager.core.games import horticolor

@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 history = export.firmware("potager.core.history")
 history_lines = export.firmware("potager.core.history_lines")
 persist = export.firmware("potager.core.persist")
+scan = export.firmware("potager.core.scan")
 view = export.firmware("potager.ui.view")
 crc16 = export.firmware("potager.core.crc").crc16
 
@@ -595,7 +596,7 @@ def test_nvm_the_newest_save_is_read(tmp_path, run):
 def test_nvm_the_journal_is_read_snapshot_then_deltas(tmp_path, run):
     nvm = image(HISTORY[:1])
     store = persist.Store(nvm)
-    store.load()
+    scan.load(store)
     games = {"games": HISTORY[1:]}  # a delta: the games filed since the snapshot
     assert store.save(persist.encode_payload(games, [], 0), 1)
     assert store.save(persist.encode_payload({"gone": 1}, [], 0), 1)  # oldest dropped

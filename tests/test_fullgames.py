@@ -3,15 +3,11 @@ results with the rule core's totals, in English and in French, on pure fakes and
 simulator, within its budget of key presses. tests/fullgames/before/ holds the same games
 played with the keys as they were (the same final states; `make bench` compares the counts)."""
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import PureBoard
-
+from host_tools.mpy.pureboard import PureBoard
 from potager.core.games import arboretum, horticolor, hortis
 from potager.ui import diced_tomatoes_end
 

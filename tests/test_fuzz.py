@@ -5,15 +5,10 @@ starting in a mode: `make test` runs 10 (two a mode), `make soak` 40 (100,000 pr
 
 import os
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import KEYS, PureBoard
-
+from host_tools.mpy.pureboard import KEYS, PureBoard
 from potager.core import registry
 from potager.core.engine import Engine, clone
 

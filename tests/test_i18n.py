@@ -7,10 +7,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import PureBoard
-
+from host_tools.mpy.pureboard import PureBoard
 from potager import lang
 from potager.core import registry
 from potager.ui import view

@@ -10,15 +10,9 @@ turns, Pause where there are turns or timers...); choosing any item does somethi
 why not, in a text of the language: never a crash, never a silent no-op. A mode not listed
 in SETUPS is played in its default setup: the next mode is checked as it comes."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import PureBoard
-
+from host_tools.mpy.pureboard import PureBoard
 from potager import app as app_module
 from potager.core import registry, table
 from potager.core.engine import clone

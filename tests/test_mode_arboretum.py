@@ -4,21 +4,16 @@ undo, power cut), the same game under MicroPython with the heap budget, and in t
 Rules: the shared rules/arboretum.md; the host CLI's search is tested in test_score_arboretum."""
 
 import json
-import sys
 from pathlib import Path
 
 import mpy_runner
 import pytest
 
-MPY = Path(__file__).parent / "mpy"
-sys.path.insert(0, str(MPY))
-
-from pureboard import PureBoard  # noqa: E402
-
-from potager.core.engine import Engine  # noqa: E402
-from potager.core.games import arboretum as ar  # noqa: E402
-from potager.core.games import arboretum_score  # noqa: E402
-from potager.ui import view  # noqa: E402
+from host_tools.mpy.pureboard import PureBoard
+from potager.core.engine import Engine
+from potager.core.games import arboretum as ar
+from potager.core.games import arboretum_score
+from potager.ui import view
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "docs" / "scripts" / "arboretum.txt"

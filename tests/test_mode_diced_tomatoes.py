@@ -14,16 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-MPY = Path(__file__).parent / "mpy"
-sys.path.insert(0, str(MPY))
-
-from pureboard import PureBoard  # noqa: E402
-
-from potager.core import table  # noqa: E402
-from potager.core.engine import Engine, clone  # noqa: E402
-from potager.core.games import diced_tomatoes as dt  # noqa: E402
-from potager.core.games import diced_tomatoes_score as cli  # noqa: E402
-from potager.ui import view  # noqa: E402
+from host_tools.mpy.pureboard import PureBoard
+from potager.core import table
+from potager.core.engine import Engine, clone
+from potager.core.games import diced_tomatoes as dt
+from potager.core.games import diced_tomatoes_score as cli
+from potager.ui import view
 
 ROOT = Path(__file__).resolve().parent.parent
 TD, KO, GS, PV = 1, 2, 4, 8  # the option bits

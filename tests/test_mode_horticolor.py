@@ -14,20 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-MPY = Path(__file__).parent / "mpy"
-sys.path.insert(0, str(MPY))
-
-import pureboard  # noqa: E402
-from pureboard import PureBoard  # noqa: E402
-
-from potager import lang  # noqa: E402
-from potager.core import table  # noqa: E402
-from potager.core.engine import Engine  # noqa: E402
-from potager.core.games import horticolor as hc  # noqa: E402
-from potager.lang import en_horticolor, fr_horticolor  # noqa: E402
-from potager.ui import horticolor as ui  # noqa: E402
-from potager.ui.horticolor_dice import roll  # noqa: E402
-from potager.ui.view import COLOURS, COLS, dim  # noqa: E402
+from host_tools.mpy import pureboard
+from host_tools.mpy.pureboard import PureBoard
+from potager import lang
+from potager.core import table
+from potager.core.engine import Engine
+from potager.core.games import horticolor as hc
+from potager.lang import en_horticolor, fr_horticolor
+from potager.ui import horticolor as ui
+from potager.ui.horticolor_dice import roll
+from potager.ui.view import COLOURS, COLS, dim
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "docs" / "scripts" / "horticolor.txt"

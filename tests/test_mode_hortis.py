@@ -11,18 +11,14 @@ from pathlib import Path
 import mpy_runner
 import pytest
 
-MPY = Path(__file__).parent / "mpy"
-sys.path.insert(0, str(MPY))
-
-from pureboard import PureBoard  # noqa: E402
-
-from host_tools import score as cli  # noqa: E402
-from potager import lang  # noqa: E402
-from potager.core import table  # noqa: E402
-from potager.core.engine import Engine  # noqa: E402
-from potager.core.games import hortis as h  # noqa: E402
-from potager.core.games import hortis_score as hs  # noqa: E402
-from potager.ui import view  # noqa: E402
+from host_tools import score as cli
+from host_tools.mpy.pureboard import PureBoard
+from potager import lang
+from potager.core import table
+from potager.core.engine import Engine
+from potager.core.games import hortis as h
+from potager.core.games import hortis_score as hs
+from potager.ui import view
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "docs" / "scripts" / "hortis.txt"

@@ -8,10 +8,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import PureBoard
-
+from host_tools.mpy.pureboard import PureBoard
 from host_tools.sim import SimBoard
 from potager import roster
 from potager.core import table

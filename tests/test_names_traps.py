@@ -3,15 +3,9 @@ comments count against nothing; the names past the 12 kept said in one line, wit
 no name that shows as another seat's label (P1..P6), and case folded as the board folds it
 (ASCII only) on every port."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import PureBoard
-
+from host_tools.mpy.pureboard import PureBoard
 from potager import roster
 
 ENGLISH = "press DOWN\npress OK\n"  # first boot: the language

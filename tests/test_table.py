@@ -2,15 +2,10 @@
 warning stages on the ring, time banks, pause, sleep and wake, the ticks wrap-around."""
 
 import itertools
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import WRAP, PureBoard
-
+from host_tools.mpy.pureboard import WRAP, PureBoard
 from potager.core import table
 from potager.ui.table import (
     ACTIVE_LEVEL,

@@ -11,14 +11,13 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))  # run as a script (make model)
 sys.path.append(str(Path(__file__).parent.parent / "firmware"))
 
 import table_model as tm
-from pureboard import WRAP, PureBoard
 
+from host_tools.mpy.pureboard import WRAP, PureBoard
 from potager.core import keys, registry
 from potager.core.gestures import LONG, SHORT
 

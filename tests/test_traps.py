@@ -2,15 +2,9 @@
 be left, a discarded game that came back after a cut, a turn too long to hand over, a result
 that opened scrolled past its score, a paused table counted in the game's duration."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "mpy"))
-
-from pureboard import WRAP, PureBoard
-
+from host_tools.mpy.pureboard import WRAP, PureBoard
 from potager import app as app_module
 from potager.core import registry, table
 from potager.power import ASLEEP, AWAKE

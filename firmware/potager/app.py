@@ -96,7 +96,11 @@ class App:
 
     # ----------------------------------------------------------------- start-up
     def boot(self, now):
-        status, problem = self.store.load(), None
+        from potager.core import scan  # only a boot reads the journal: its code leaves RAM
+
+        status, problem = scan.load(self.store), None
+        del scan  # nothing holds the module once forgotten: its RAM back before the restore
+        registry.forget("potager.core.scan")
         if status == persist.OK:  # checked by modules imported only then, and forgotten (RAM)
             try:
                 problem = registry.load("potager.restore_game").boot(self, now)

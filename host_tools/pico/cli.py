@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from host_tools.pico.board import KitMissing, MacroPadBoard, PicoBoard, PicoResult
-from host_tools.sim.cli import write_outputs
 from host_tools.sim.machine import NVM_SIZE
+from host_tools.sim.outputs import write_outputs
 from host_tools.sim.script import ScriptError, check_board, parse_script
 
 

@@ -3,7 +3,9 @@
 Command line: ``python -m host_tools sim`` (terminal UI) or
 ``python -m host_tools sim --headless --script FILE [--frames OUT.jsonl] [--png OUT.png]
 [--state OUT.json] [--nvm NVM.bin] [--allow-crashes] [--firmware DIR] [--drive DIR]``
-(see ``cli.py``; script commands in ``script.py``).
+(``cli.py``, which ``python -m host_tools sim`` runs: not imported here, since it dispatches
+``--board pico`` and ``macropad`` to ``host_tools.pico``, which imports this package; script
+commands in ``script.py``).
 
 Python API (for tests)::
 
@@ -55,7 +57,6 @@ before code.py (29 bytes of init and brightness, its terminal: a full frame). It
 ``rotaryio`` (``turn N`` in scripts; ``board.turn(n)`` live).
 """
 
-from host_tools.sim.cli import main
 from host_tools.sim.machine import ERASED_NVM, NVM_SIZE, Crash, NvmWrite
 from host_tools.sim.runner import DEFAULT_FIRMWARE, RunResult, SimBoard
 from host_tools.sim.script import Command, ScriptError, parse_script
@@ -70,6 +71,5 @@ __all__ = [
     "RunResult",
     "ScriptError",
     "SimBoard",
-    "main",
     "parse_script",
 ]

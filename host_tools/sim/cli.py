@@ -6,14 +6,13 @@ its own recovery caught the exception, unless ``--allow-crashes``; 2 bad usage, 
 """
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
 from host_tools.sim.boards import KEY_NAMES, MACROPAD, MACROPAD_KEY_NAMES, PICO
 from host_tools.sim.machine import NVM_SIZE
-from host_tools.sim.render import write_png
+from host_tools.sim.outputs import write_outputs
 from host_tools.sim.runner import DEFAULT_FIRMWARE, RunResult, SimBoard
 from host_tools.sim.script import Command, ScriptError, check_board, parse_script
 from host_tools.sim.tui import ENCODER_LEGEND, LEGEND, run_interactive, terminal_problem
@@ -150,22 +149,6 @@ def _prepare(args: argparse.Namespace) -> tuple[SimBoard, Optional[list[Command]
         except ScriptError as error:
             raise _UsageError(f"{args.script}:{error.line}: {error.message}") from None
     return board, script
-
-
-def write_outputs(args: argparse.Namespace, result: Any) -> None:
-    """--frames, --png, --state and --nvm from a run: the simulator's RunResult or the
-    emulated Pico's PicoResult (which has no state: its command line refuses --state)."""
-    if args.frames is not None:
-        lines = (json.dumps(frame, ensure_ascii=False) + "\n" for frame in result.frames)
-        args.frames.write_text("".join(lines), encoding="utf-8")
-    if args.png is not None:
-        grid = MACROPAD.led_grid if args.board in ("sim-macropad", "macropad") else None
-        write_png(args.png, result.pixels, result.leds, grid=grid)
-    if args.state is not None:
-        text = json.dumps(result.state, indent=2, ensure_ascii=False)
-        args.state.write_text(text + "\n", encoding="utf-8")
-    if args.nvm is not None:
-        args.nvm.write_bytes(result.nvm)
 
 
 def _report(result: RunResult, *, allow_caught: bool) -> int:

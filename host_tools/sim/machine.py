@@ -15,7 +15,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
-from host_tools.sim import costs
+import host_tools.sim.costs as costs  # by its path: this package's __init__ imports this module
 from host_tools.sim.boards import OLED_ADDRESS, RING_SIZE, SCRIPT_KEYS, BoardDefinition
 from host_tools.sim.sh1106 import SH1106
 from host_tools.sim.ssd1306 import SSD1306
@@ -115,6 +115,28 @@ class Crash:
     t_ms: int
     caught: bool  # reported by the firmware's own recovery through microcontroller.on_crash
     traceback: str
+
+
+class WatchDogMode:
+    """``watchdog.WatchDogMode`` (the fake ``watchdog`` offers it): defined with the watchdog
+    the Machine fires, which the fakes drive."""
+
+    RAISE: "WatchDogMode"
+    RESET: "WatchDogMode"
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"watchdog.WatchDogMode.{self._name}"
+
+
+WatchDogMode.RAISE = WatchDogMode("RAISE")
+WatchDogMode.RESET = WatchDogMode("RESET")
+
+
+class WatchDogTimeout(Exception):
+    """``watchdog.WatchDogTimeout``, raised by the Machine's watchdog (the fake offers it)."""
 
 
 @dataclass
@@ -274,8 +296,6 @@ class Machine:
         state = self.watchdog
         if state.deadline_us is None or self.now_us < state.deadline_us:
             return
-        from host_tools.sim.fakes.watchdog import WatchDogMode, WatchDogTimeout
-
         if state.mode is WatchDogMode.RESET:
             self.record_failure(f"watchdog: not fed for {state.timeout_s} s, the board was reset")
             self.request_reset()

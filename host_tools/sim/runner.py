@@ -28,8 +28,10 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any, Optional, Protocol, SupportsIndex, Union
 
+import host_tools.sim.costs as costs  # by their paths: this package's __init__ imports runner
+import host_tools.sim.displays as displays
+import host_tools.sim.fakes as fakes
 from host_tools.drive import BUILT_IN
-from host_tools.sim import costs, displays, fakes
 from host_tools.sim.boards import BOARDS
 from host_tools.sim.fakes import busio as fake_busio
 from host_tools.sim.machine import ERASED_NVM, Crash, Machine, NvmWrite, StopFirmware

@@ -28,7 +28,7 @@ HEADER_SIZE = 12
 _ACTION = "<Bhh"
 ACTION_SIZE = 5
 
-# load() status
+# scan.load() status
 # kinds of record: 0 a snapshot, 1 a delta (plain ints: each name costs RAM on the board)
 
 OK = const(0)
@@ -67,7 +67,9 @@ def decode_payload(payload):
 
 
 class Store:
-    """The journal over any bytearray-like NVM (``microcontroller.nvm`` on a board)."""
+    """The journal over any bytearray-like NVM (``microcontroller.nvm`` on a board). Writing
+    only: reading it back is potager.core.scan's load(store), which only a boot runs (its code
+    is then forgotten: RAM)."""
 
     def __init__(self, nvm):
         self.nvm = nvm
@@ -78,15 +80,6 @@ class Store:
         self.tail = 0  # bytes of a torn record the last load stepped over, after the newest
         self.records = []  # (kind, payload start, length) of the valid records, in order
         self.writes = 0
-
-    def load(self):
-        """Find the valid records; the status says what the NVM holds. Only a boot reads the
-        journal: the code lives in a module that is forgotten at once (RAM)."""
-        from potager.core import registry, scan
-
-        status = scan.load(self)
-        registry.forget("potager.core.scan")
-        return status
 
     def payload(self, i):
         _, start, length = self.records[i]

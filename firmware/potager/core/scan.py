@@ -1,5 +1,5 @@
-"""Reading the journal at boot (potager.core.persist.Store.load), in a module of its own so
-that its code leaves RAM once read.
+"""Reading the journal of a potager.core.persist.Store: load(store). A boot imports this
+module, reads, and forgets it (the App's boot), so that its code leaves RAM once read.
 
 A record that does not check (torn by a power cut, or a self-test's pattern) is stepped over:
 the next record was written after its last programmed byte, so the scan looks for the next
@@ -12,7 +12,8 @@ from potager.core.crc import crc16
 
 
 def load(self):
-    """Find the valid records; the status says what the NVM holds."""
+    """Find the valid records of the Store `self`; the status (persist.OK...) says what the
+    NVM holds."""
     self.records = []
     self.seq = self.end = 0
     if self.nvm is None:

@@ -1,10 +1,10 @@
 """The invariants of the table's fields (see potager.core.table), checked when a save is
-restored and by the tests; loaded only then."""
+restored and by the tests; loaded only then. It imports nothing back from core.table: the
+table's check_table, which loads it, passes the limits (under their own names: no new
+identifier to intern on the board)."""
 
-from potager.core.table import MAX_PLAYERS, MAX_ROUND
 
-
-def check(state):
+def check(state, MAX_PLAYERS, MAX_ROUND):
     """The table's invariants (core.table.check_table): raises AssertionError."""
     n = state["n"]
     assert 1 <= n <= MAX_PLAYERS

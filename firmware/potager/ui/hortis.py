@@ -18,7 +18,8 @@ from potager.core.gestures import SHORT
 from potager.core.table import S_LAP
 from potager.ui import table
 
-__import__("potager.core.games.hortis_count")  # the rules, compiled now (RAM in large pieces)
+# the rules and their reducer (hortis_count), compiled now (RAM in large pieces)
+__import__("potager.core.games.hortis")
 
 
 def default_setup():

@@ -7,7 +7,8 @@ SSD1306 driver, display_text, neopixel, ...) are the real ones. With these in ``
 first, Blinka's platform detection never runs.
 The fakes offer only what CircuitPython offers (plus ``microcontroller.on_crash``, the
 simulator's hook for crashes the firmware caught) and talk to the :class:`Machine` attached by
-the SimBoard that is running.
+the SimBoard that is running (``link.py``: the fakes import it, never this package's
+``__init__``, which imports them).
 """
 
 import importlib
@@ -15,6 +16,7 @@ import sys
 from typing import Optional
 
 from host_tools.sim.boards import BoardDefinition
+from host_tools.sim.fakes import link
 from host_tools.sim.machine import Machine
 
 CORE_MODULES = (
@@ -31,8 +33,6 @@ CORE_MODULES = (
     "supervisor",
 )
 
-_attached: Optional[Machine] = None
-
 
 def install() -> None:
     """Put the fakes in ``sys.modules``; they stay there for the rest of the process."""
@@ -42,19 +42,8 @@ def install() -> None:
 
 def attach(machine: Optional[Machine], definition: Optional[BoardDefinition] = None) -> None:
     """Connect the fakes to a machine (None: to nothing) and name its board's pins."""
-    global _attached
-    _attached = machine
+    link.connect(machine)
     if definition is not None:
         from host_tools.sim.fakes import board
 
         board.configure(definition)
-
-
-def machine() -> Machine:
-    if _attached is None:
-        raise RuntimeError("no simulated board is running")
-    return _attached
-
-
-def attached() -> Optional[Machine]:
-    return _attached

@@ -6,8 +6,9 @@ power-on (``host_tools.sim.displays``), kept through soft reloads, ``None`` once
 import sys
 from typing import Any
 
+import host_tools.sim.fakes.microcontroller as microcontroller  # by path: fakes imports board
 from host_tools.sim.boards import BoardDefinition
-from host_tools.sim.fakes import attached, microcontroller
+from host_tools.sim.fakes.link import attached
 
 board_id = ""
 _names: list[str] = []

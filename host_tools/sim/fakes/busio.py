@@ -7,7 +7,7 @@ it exists as a name only."""
 from typing import Any, Optional
 
 from host_tools.sim.boards import OLED_ADDRESS
-from host_tools.sim.fakes import machine
+from host_tools.sim.fakes.link import machine
 from host_tools.sim.fakes.microcontroller import gpio_of
 
 PERIPHERAL_HZ = 125_000_000  # the RP2040's clk_peri

@@ -3,7 +3,7 @@ display bus's DC, CS and RESET lines: the machine knows the level each output dr
 
 from typing import Any, Optional
 
-from host_tools.sim.fakes import machine
+from host_tools.sim.fakes.link import machine
 from host_tools.sim.fakes.microcontroller import gpio_of
 
 

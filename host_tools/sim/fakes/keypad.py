@@ -12,7 +12,7 @@ configuration that works.
 from collections import deque
 from typing import Any, Optional, Sequence
 
-from host_tools.sim.fakes import attached, machine
+from host_tools.sim.fakes.link import attached, machine
 from host_tools.sim.fakes.microcontroller import gpio_of
 
 

@@ -3,7 +3,7 @@
 from types import SimpleNamespace
 from typing import Any
 
-from host_tools.sim.fakes import machine
+from host_tools.sim.fakes.link import machine
 from host_tools.sim.fakes.watchdog import WatchDogTimer
 
 

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from host_tools.sim.fakes import machine
+from host_tools.sim.fakes.link import machine
 from host_tools.sim.fakes.microcontroller import gpio_of
 
 

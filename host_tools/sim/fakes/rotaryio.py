@@ -9,7 +9,7 @@ The pins are read with pull-ups and stay claimed until ``deinit()``.
 
 from typing import Any
 
-from host_tools.sim.fakes import machine
+from host_tools.sim.fakes.link import machine
 from host_tools.sim.fakes.microcontroller import gpio_of
 
 # (A, B) as A*2+B in clockwise order: one step forward is a quarter count +1, one back -1, two

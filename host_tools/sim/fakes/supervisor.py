@@ -3,7 +3,7 @@
 import sys
 
 from host_tools.sim import costs
-from host_tools.sim.fakes import machine
+from host_tools.sim.fakes.link import machine
 
 
 def ticks_ms() -> int:

@@ -4,28 +4,12 @@ sleep or while work is charged to the clock). RESET only, as on the RP2040."""
 
 from typing import Any
 
-from host_tools.sim.fakes import machine
+from host_tools.sim.fakes.link import machine
+from host_tools.sim.machine import WatchDogMode, WatchDogTimeout
+
+__all__ = ["RP2040_MAX_TIMEOUT_S", "WatchDogMode", "WatchDogTimeout", "WatchDogTimer"]
 
 RP2040_MAX_TIMEOUT_S = 8.388
-
-
-class WatchDogMode:
-    RAISE: "WatchDogMode"
-    RESET: "WatchDogMode"
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return f"watchdog.WatchDogMode.{self._name}"
-
-
-WatchDogMode.RAISE = WatchDogMode("RAISE")
-WatchDogMode.RESET = WatchDogMode("RESET")
-
-
-class WatchDogTimeout(Exception):
-    pass
 
 
 class WatchDogTimer:

@@ -16,12 +16,24 @@
 #   pw  live count, per player: the mouse pawn is in the forest (it is placed once per game)
 #   end live count: 1 once the 9th card is done (TURN on the last player of card 9)
 #   rnd live count: the card being played, 2-9 (card 1 starts the forest: no dice come with it)
-# The reducer is hortis_count: the board compiles .py in RAM, a small module at a time. On
-# MicroPython every identifier and short string stays in RAM as a qstr: comments rather than
-# docstrings, names the framework already has where they fit, few named constants.
+# The reducer is hortis_count, and the actions it takes are defined there; they are imported
+# here, for the screens and the golden scenarios take a mode's actions from its rules module
+# (ints only: the reducer can still be forgotten at the game's end). The board compiles .py in
+# RAM, a small module at a time. On MicroPython every identifier and short string stays in RAM
+# as a qstr: comments rather than docstrings, names the framework already has where they fit,
+# few named constants.
 
 from potager.core import table
-from potager.core.compat import const
+from potager.core.games.hortis_count import (  # noqa: F401  (re-exported; ints only)
+    FIELD,
+    MOUSE_FACE,
+    NEW,
+    PAWN,
+    PAWN_OUT,
+    RESERVE,
+    SPLIT,
+    UPGRADE,
+)
 
 AUTOMNE_FACES = (1, 3, 6, 10, 15)  # 15 = basket; the mouse face (-2) is counted apart
 GROVE_FACES = (2, 3, 4, 5, 6, 10)  # 10 = basket, and the wheelbarrow token is 15
@@ -64,17 +76,6 @@ BANDS = (  # type: tuple
         "You're the zest!",
     ),
 )
-
-# Actions (op, a, b). Live count: a = player, b = die slot (colour * 5 + die).
-NEW = const(16)  # a die showing 1, in the colour's first free slot (b free past it: refused)
-MOUSE_FACE = const(17)  # a mouse-face die, likewise; b + 16: on a split zone
-UPGRADE = const(18)  # the die moves onto a matching food zone: one face up (15 stays 15)
-SPLIT = const(19)  # the die moves onto a matching split zone, unchanged
-RESERVE = const(20)  # the die is overlapped by another type: back to the reserve
-PAWN = const(21)  # the mouse pawn replaces the mouse-face die in slot b
-PAWN_OUT = const(22)  # b = colour: the pawn instead of a mouse-face die, none of them left
-FIELD = const(23)  # a = player * 32 + field: a quick-count index, or 16 + 0 bonus, 1 multiplier,
-#                   2 target (the recipe challenge; the target is every player's)
 
 
 def automne_score(values, split=0, mouse=0, pawn=False):

@@ -1,20 +1,23 @@
-# HORTIS counter: the reducer and the invariants behind hortis.reduce and hortis.check (apart
-# from the scoring so that the board compiles two small modules rather than one big one).
-# Every change is validated before anything is written; a refusal is a reason key (11+
-# characters: shorter strings would stay in RAM as qstrs on MicroPython). A live die: 0 in the
-# reserve, 1-5 a face, 6 the mouse face, + 8 on a split zone.
+# HORTIS counter: the actions (hortis, the rules module, takes them from here), the reducer and
+# the invariants behind hortis.reduce and hortis.check (apart from the scoring so that the
+# board compiles two small modules rather than one big one). Every change is validated before
+# anything is written; a refusal is a reason key (11+ characters: shorter strings would stay
+# in RAM as qstrs on MicroPython). A live die: 0 in the reserve, 1-5 a face, 6 the mouse face,
+# + 8 on a split zone.
 
 from potager.core import table
-from potager.core.games.hortis import (
-    FIELD,
-    MOUSE_FACE,
-    NEW,
-    PAWN,
-    PAWN_OUT,
-    RESERVE,
-    SPLIT,
-    UPGRADE,
-)
+from potager.core.compat import const
+
+# Actions (op, a, b). Live count: a = player, b = die slot (colour * 5 + die).
+NEW = const(16)  # a die showing 1, in the colour's first free slot (b free past it: refused)
+MOUSE_FACE = const(17)  # a mouse-face die, likewise; b + 16: on a split zone
+UPGRADE = const(18)  # the die moves onto a matching food zone: one face up (15 stays 15)
+SPLIT = const(19)  # the die moves onto a matching split zone, unchanged
+RESERVE = const(20)  # the die is overlapped by another type: back to the reserve
+PAWN = const(21)  # the mouse pawn replaces the mouse-face die in slot b
+PAWN_OUT = const(22)  # b = colour: the pawn instead of a mouse-face die, none of them left
+FIELD = const(23)  # a = player * 32 + field: a quick-count index, or 16 + 0 bonus, 1 multiplier,
+#                   2 target (the recipe challenge; the target is every player's)
 
 
 def problem(g, q):

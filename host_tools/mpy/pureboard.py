@@ -2,6 +2,10 @@
 
 Same script language as the simulator (press, hold, wait, power-cut, boot, reload), without the
 display stack: what the App would draw is kept as text rows and LED ints.
+
+This folder (host_tools/mpy, not a package) holds what runs under MicroPython and CircuitPython's
+VM as well: plain Python, imported there as ``pureboard`` (this folder on the VM's path) and on
+CPython as ``host_tools.mpy.pureboard`` (the tests, make bench, make fuzz).
 """
 
 KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "TURN")

@@ -1,6 +1,7 @@
 """Run a key script through the real App on pure fakes; print the final snapshot as JSON.
 
-Usage (CPython or MicroPython, firmware/ and tests/mpy on the import path):
+Usage (CPython, MicroPython or CircuitPython's VM, firmware/ and host_tools/mpy on the
+import path):
     run_app.py SCRIPT [idle_steps]
 With idle_steps, also report the heap growth over that many idle loop steps once the app
 has settled (MicroPython only: gc.mem_alloc with the collector off in between).
@@ -10,7 +11,7 @@ import gc
 import json
 import sys
 
-from pureboard import PureBoard
+from pureboard import PureBoard  # type: ignore[import-not-found]  # this folder, on the VMs' path
 
 
 def main(argv):
