@@ -28,10 +28,6 @@ MPY = ROOT / "tests" / "mpy"
 # they live in host_tools; the VMs import them from the same folder as tests/mpy's files
 HARNESS = ROOT / "host_tools" / "mpy"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
-# `from pureboard import PureBoard` as the VMs import it, for the tests that still do
-# (test_circuitpython_vm.py; the others import host_tools.mpy.pureboard)
-if str(HARNESS) not in sys.path:
-    sys.path.append(str(HARNESS))
 
 
 def run(script, *args, heap="128K", path=(FIRMWARE,), timeout=120):

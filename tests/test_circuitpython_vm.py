@@ -18,8 +18,7 @@ import test_mode_diced_tomatoes
 import test_mode_horticolor
 import test_mode_hortis
 
-sys.path.insert(0, str(mpy_runner.MPY))
-from pureboard import PureBoard
+from host_tools.mpy.pureboard import PureBoard
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 

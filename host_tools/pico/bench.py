@@ -485,7 +485,7 @@ def _flash(variant: dict[str, Any]) -> str:
 def main() -> int:
     import json
 
-    from host_tools.bench import ROOT, sessions
+    from host_tools.common import ROOT, sessions
 
     results = measure(sessions())
     if results is not None:
