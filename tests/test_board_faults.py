@@ -210,6 +210,75 @@ def test_a_press_let_go_just_before_the_keys_are_opened_again_is_a_press(monkeyp
         assert result.state["screen"] == "HomeScreen", before_ms
 
 
+def test_detents_and_keys_of_one_busy_step_keep_the_order_they_were_made_in(monkeypatch):
+    """On the emulated MacroPad a screen change (0.3 s) let a turn and a key meet in one poll:
+    the detent came after the key made after it (RIGHT changed the row above), or inside a
+    key's press and release (the gestures made DOWN's key and a detent one press). A detent is
+    dated by the encoder's reads around it: it goes before a key made later, never inside a
+    press, and after a key made before the read that last saw the encoder still."""
+    import types
+
+    class Event:
+        def __init__(self, key_number=0, pressed=False, timestamp=0):
+            self.key_number, self.pressed, self.timestamp = key_number, pressed, timestamp
+
+    queue = []
+
+    class Events:
+        def get_into(self, event):
+            if not queue:
+                return False
+            event.key_number, event.pressed, event.timestamp = queue.pop(0)
+            return True
+
+    class Keys:
+        def __init__(self, pins, **options):
+            self.events = Events()
+
+    buttons = _buttons(monkeypatch)
+    monkeypatch.setattr(buttons, "keypad", types.SimpleNamespace(Event=Event, Keys=Keys))
+    clock = [1000]
+    ticks = types.SimpleNamespace(ticks_ms=lambda: clock[0], ticks_diff=ticks_diff)
+    monkeypatch.setitem(sys.modules, "adafruit_ticks", ticks)
+    dial = types.SimpleNamespace(position=0)
+    pad = buttons.Buttons([0, 1], keymap=bytes([keys.DOWN, keys.RIGHT]), encoder=dial)
+    gestures, shorts = Gestures(len(keys.NAMES)), []
+
+    def step(ms):
+        """A step of the app at `ms`: its keys read, then a frame (the encoder read after)."""
+        clock[0] = ms
+        event = pad.poll()
+        while event is not None:
+            if gestures.feed(event.key_number, event.pressed, event.timestamp):
+                shorts.append(keys.NAMES[event.key_number])
+            event = pad.poll()
+        pad.sample()
+
+    step(1000)
+    dial.position = 1  # a detent clockwise, then RIGHT, in one busy step
+    queue.extend([(1, True, 1060), (1, False, 1120)])
+    step(1300)
+    assert shorts == ["DOWN", "RIGHT"]
+    queue.append((1, True, 1310))  # RIGHT made before the detent: the step's read dates it
+    step(1320)
+    dial.position = 2
+    queue.append((1, False, 1380))
+    step(1600)
+    assert shorts[2:] == ["RIGHT", "DOWN"]
+    queue.append((0, True, 1610))  # DOWN's key pressed and read...
+    step(1620)
+    dial.position = 3  # ...then a detent clockwise while it is down
+    step(1700)
+    assert shorts[4:] == []  # the key is still down: the detent waits for its release
+    queue.append((0, False, 1750))
+    step(1800)
+    assert shorts[4:] == ["DOWN", "DOWN"]
+    dial.position = 1  # two detents back: UP twice
+    step(1900)
+    assert shorts[6:] == ["UP", "UP"]
+    assert pad.poll() is None and pad.turns == []
+
+
 def test_back_later_in_the_start_up_is_an_undo_not_the_safe_menu():
     board = game_board()
     result = board.run_script("wait 900\npress BACK\nwait 4000\n")

@@ -1,7 +1,7 @@
 """The app: rule core, screens and hardware wired together, advanced one step at a time.
 
 ``App`` imports nothing from the hardware world: the simulator, the tests and MicroPython
-drive it with any objects that have the adapters' methods (``buttons.poll()``,
+drive it with any objects that have the adapters' methods (``buttons.poll()`` and ``sample()``,
 ``display.show(rows)``, ``pixels.show(leds)``, a bytearray-like ``nvm``). Only ``main()``
 opens the real hardware, and it is the only loop.
 """
@@ -215,6 +215,7 @@ class App:
         drawing = self.dirty and self.power.state != ASLEEP
         if drawing:
             self.draw()
+            self.buttons.sample()  # an encoder's detent made during the frame is dated by it
             if self.blind is True:
                 self.blind = now  # the resumed game's first frame is out (see __init__)
         if self.saving.due(now, self.last_input) and not self.saving.write(self, now):

@@ -31,6 +31,9 @@ class Buttons:
             return self.queue.pop(0)
         return None
 
+    def sample(self):
+        pass  # no encoder
+
 
 class Display:
     def __init__(self):

@@ -25,6 +25,9 @@ class Absent:
     def poll(self):
         return None
 
+    def sample(self):
+        pass
+
     def show(self, *args):
         pass
 

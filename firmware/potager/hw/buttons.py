@@ -20,15 +20,19 @@ PAD_MS = 50  # BACK's pad is put back by the runtime within this of code.py's st
 
 class Buttons:
     def __init__(self, pins, early=None, keymap=None, encoder=None):
-        from adafruit_ticks import ticks_ms
+        from adafruit_ticks import ticks_diff, ticks_ms
 
         self.ticks_ms = ticks_ms
+        self.ticks_diff = ticks_diff
         self.event = keypad.Event()  # reused: polling allocates nothing
         self.keymap = keymap  # the firmware's key of each pin; None: the pins are in its order
         self.down = bytearray(8)  # with a keymap: how many keys of each function are down
         self.encoder = encoder
         self.position = encoder.position if encoder is not None else 0
+        self.read_at = ticks_ms()  # when the encoder's position was last read
+        self.turns = []  # [steps, ms]: detents not given yet, made after `ms`
         self.turning = None  # the release of the detent just given
+        self.ahead = None  # (key, pressed, ms): a key event read to compare with a detent
         self.queued = []  # (key, pressed, ms) to give before the keys' own events
         if early is None:
             self.since = ticks_ms()  # the first scan: the safe menu's window opens here
@@ -50,9 +54,17 @@ class Buttons:
 
     def poll(self):
         """The next key event (the same object every time once the early ones are given, on a
-        board without a keymap), or None."""
+        board without a keymap), or None. An encoder's detents come among the keys' events in
+        the order they were made (see sample)."""
         while True:
-            if self.queued:
+            if self.turning is not None:
+                event, self.turning = self.turning, None
+                return event
+            self.sample()
+            if self.ahead is not None:
+                key, pressed, timestamp = self.ahead
+                self.ahead = None
+            elif self.queued:
                 key, pressed, timestamp = self.queued.pop(0)
             elif self.keys.events.get_into(self.event):
                 if self.keymap is None:
@@ -60,7 +72,20 @@ class Buttons:
                 event = self.event
                 key, pressed, timestamp = event.key_number, event.pressed, event.timestamp
             else:
+                key = None
+            # A detent waits while a key is down (its press inside that key's press and
+            # release would make the two one press, or tie it to the wrong screen), and goes
+            # before a key event made after the detent's window opened.
+            if (
+                self.turns
+                and max(self.down) == 0
+                and (key is None or self.ticks_diff(timestamp, self.turns[0][1]) > 0)
+            ):
+                if key is not None:
+                    self.ahead = (key, pressed, timestamp)
                 return self.turned()
+            if key is None:
+                return None
             if self.keymap is not None:
                 key = self.keymap[key]
                 held = self.down[key]
@@ -74,21 +99,30 @@ class Buttons:
                         continue  # another key of this function is still down
             return keypad.Event(key, pressed, timestamp)
 
-    def turned(self):
-        """A detent of the encoder as a press of DOWN (clockwise) or UP, and at the next poll
-        its release; None if it has not moved. (Idle: an int read, nothing allocated.)"""
-        if self.turning is not None:
-            event, self.turning = self.turning, None
-            return event
+    def sample(self):
+        """Read the encoder. rotaryio gives a position, not when it moved: a detent is dated
+        by the reads around it, made after the last read that did not see it. The app reads
+        between keys and after each frame, so a detent and a key in one busy step (a screen
+        change takes 0.3 s on the board) keep the order they were made in.
+        (Idle: an int read, nothing allocated.)"""
         if self.encoder is None:
-            return None
+            return
         position = self.encoder.position
-        if position == self.position:
-            return None
+        if position != self.position:
+            self.turns.append([position - self.position, self.read_at])
+            self.position = position
+        self.read_at = self.ticks_ms()
+
+    def turned(self):
+        """The first detent waiting, as a press of DOWN (clockwise) or UP; its release is
+        given at the next poll."""
         from potager.core import keys
 
-        step = 1 if position > self.position else -1
-        self.position += step
+        turn = self.turns[0]
+        step = 1 if turn[0] > 0 else -1
+        turn[0] -= step
+        if turn[0] == 0:
+            self.turns.pop(0)
         key = keys.DOWN if step > 0 else keys.UP
         now = self.ticks_ms()
         self.turning = keypad.Event(key, False, now)
