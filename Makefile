@@ -49,7 +49,7 @@ sim-macropad: venv
 test: dev-venv pico-deps lint typecheck pytest
 
 pytest: dev-venv pico-deps
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=15  # the slowest, for a CI run kept under 30 minutes
 
 lint: dev-venv
 	$(PY) -m ruff check firmware host_tools tests hardware/*.py

@@ -35,17 +35,29 @@ def invariants(monkeypatch):
         monkeypatch.setattr(Engine, name, checked(getattr(Engine, name)))
 
 
+# the emulated boards' test modules: each has start_runs(test names) and stop_runs()
+EMULATED = ("test_pico", "test_macropad_emulated")
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """The emulated Pico's runs are slow: start the ones the selected tests need as soon as
+    """The emulated boards' runs are slow: start the ones the selected tests need as soon as
     the tests are known, and run those tests last, so the runs overlap the rest of the suite."""
-    pico = [item for item in items if item.module.__name__.endswith("test_pico")]
-    if not pico:
+    emulated = {name: [] for name in EMULATED}
+    for item in items:
+        name = item.module.__name__.rpartition(".")[2]
+        if name in emulated:
+            emulated[name].append(item)
+    last = [item for name in EMULATED for item in emulated[name]]
+    if not last:
         return
-    items[:] = [item for item in items if item not in pico] + pico
-    pico[0].module.start_runs({item.originalname for item in pico})
+    items[:] = [item for item in items if item not in last] + last
+    for name in EMULATED:  # in the order their tests run: the Pico's runs are queued first
+        if emulated[name]:
+            emulated[name][0].module.start_runs({item.originalname for item in emulated[name]})
 
 
 def pytest_sessionfinish(session, exitstatus):
-    module = sys.modules.get("test_pico") or sys.modules.get("tests.test_pico")
-    if module is not None:
-        module.stop_runs()
+    for name in EMULATED:
+        module = sys.modules.get(name) or sys.modules.get("tests." + name)
+        if module is not None:
+            module.stop_runs()

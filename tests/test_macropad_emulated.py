@@ -6,7 +6,7 @@ the MacroPad's own keys and encoder (tests/macropad_keys.py): each ends on the s
 MacroPad's screen, the same LEDs lit under the keys, the heap within its budget.
 
 The runs are slow (two to three times virtual time): the ones the selected tests need start
-together, two at a time, when the first of them runs.
+once the tests are known (tests/conftest.py), two at a time beside the rest of the suite.
 """
 
 import concurrent.futures
@@ -14,10 +14,12 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from emulated import POOL
 from macropad_keys import own_keys
 
 from host_tools.pico import board as pico
@@ -90,16 +92,17 @@ turn -1
 wait 300
 """
 
-_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
 _runs: dict[str, "concurrent.futures.Future[Any]"] = {}
 
 
-def _probe_run(tmp: Path) -> pico.PicoResult:
+def _probe_run() -> pico.PicoResult:
+    tmp = Path(tempfile.mkdtemp(prefix="potager-macropad-drive-"))
     (tmp / "code.py").write_text(PROBE_CODE, encoding="utf-8")
     return pico.MacroPadBoard(drive=tmp).run_script(PROBE_SCRIPT)
 
 
-def _command_line_run(tmp: Path) -> "subprocess.CompletedProcess[str]":
+def _command_line_run() -> "subprocess.CompletedProcess[str]":
+    tmp = Path(tempfile.mkdtemp(prefix="potager-macropad-cli-"))
     (tmp / "s.txt").write_text("wait 3500\n", encoding="utf-8")  # the first screen is up
     return subprocess.run(
         [sys.executable, "-m", "host_tools", "sim", "--board", "macropad", "--headless"]
@@ -139,37 +142,38 @@ RUNS_OF = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _start_runs(request, tmp_path_factory):
-    """Start the runs the selected tests of this module need, together."""
+def start_runs(test_names: set[str]) -> None:
+    """Start the runs the tests named need (tests/conftest.py calls it once they are known)."""
     if MISSING is not None:
-        yield
         return
-    selected = {
-        item.originalname for item in request.session.items if item.module is sys.modules[__name__]
-    }
-    wanted = {RUNS_OF[name] for name in selected if name in RUNS_OF}
+    wanted = {RUNS_OF[name] for name in test_names if name in RUNS_OF}
     if "games" in wanted:  # the longest first
         for path in GAMES:
-            _runs[path.stem] = _pool.submit(pico.MacroPadBoard().run_script, _played(path))
+            if path.stem not in _runs:
+                _runs[path.stem] = POOL.submit(pico.MacroPadBoard().run_script, _played(path))
     if "demos" in wanted:  # with the heap probe: the budget is the demos' lowest heap
         for path in DEMOS:
-            board = pico.MacroPadBoard(heap_probe=True)
-            _runs[path.stem] = _pool.submit(board.run_script, _played(path))
-    if "probe" in wanted:
-        _runs["probe"] = _pool.submit(_probe_run, tmp_path_factory.mktemp("macropad-drive"))
-    if "encoder" in wanted:
-        _runs["encoder"] = _pool.submit(pico.MacroPadBoard().run_script, ENCODER_SCRIPT)
-    if "command-line" in wanted:
-        _runs["command-line"] = _pool.submit(
-            _command_line_run, tmp_path_factory.mktemp("macropad-cli")
-        )
-    yield
-    _pool.shutdown(wait=False, cancel_futures=True)
+            if path.stem not in _runs:
+                board = pico.MacroPadBoard(heap_probe=True)
+                _runs[path.stem] = POOL.submit(board.run_script, _played(path))
+    if "probe" in wanted and "probe" not in _runs:
+        _runs["probe"] = POOL.submit(_probe_run)
+    if "encoder" in wanted and "encoder" not in _runs:
+        _runs["encoder"] = POOL.submit(pico.MacroPadBoard().run_script, ENCODER_SCRIPT)
+    if "command-line" in wanted and "command-line" not in _runs:
+        _runs["command-line"] = POOL.submit(_command_line_run)
+
+
+def stop_runs() -> None:
+    POOL.shutdown(wait=False, cancel_futures=True)
     pico.stop_all()
 
 
 def _result(key: str) -> Any:
+    if key not in _runs:  # not started by the collection hook (a test run on its own)
+        group = "games" if key in {path.stem for path in GAMES} else key
+        group = "demos" if key in {path.stem for path in DEMOS} else group
+        start_runs({name for name, run in RUNS_OF.items() if run == group})
     return _runs[key].result()
 
 

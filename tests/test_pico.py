@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+from emulated import POOL
 
 from host_tools.pico import bench as pico_bench
 from host_tools.pico import board as pico
@@ -83,7 +84,7 @@ press TURN
 wait 4000
 """
 
-_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+_pool = POOL
 _runs: dict[str, "concurrent.futures.Future[Any]"] = {}
 
 
