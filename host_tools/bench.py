@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from host_tools.common import SCRIPTS, sessions
+from host_tools.common import SCRIPTS, firmware, sessions
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -211,13 +211,13 @@ def saves_between_erases(board_class, flash_class, games):
     return None
 
 
-PLAYER_RANGES = {
-    "free": (1, 6),
-    "diced_tomatoes": (1, 6),
-    "horticolor": (2, 4),
-    "hortis": (1, 6),
-    "arboretum": (2, 4),
-}
+def player_ranges() -> dict[str, tuple[int, int]]:
+    """{mode: (fewest, most) players}, from the firmware's registry."""
+    registry = firmware("potager.core.registry")
+    return {m[registry.KEY]: (m[registry.LOW], m[registry.HIGH]) for m in registry.MODES}
+
+
+PLAYER_RANGES = player_ranges()
 
 
 def history_fit():

@@ -58,13 +58,22 @@ def _player_id(game: "Game", p: int) -> str:
     return "name:" + name if name else "seat:" + str(p + 1)
 
 
-# mode -> (its English texts, the key of its tie-break's words on the results screen)
+# mode (the registry's key) -> the key, in its English texts, of its tie-break's words on the
+# results screen
 TIE_RULES = {
-    "hortis": ("potager.lang.en_hortis", "hortis.tie_rule"),
-    "hortis-automne": ("potager.lang.en_hortis", "hortis.tie_rule"),
-    "horticolor": ("potager.lang.en_horticolor", "hc.tie_rule"),
-    "arboretum": ("potager.lang.en_arboretum", "a.tie_break_rule"),
+    "hortis": "hortis.tie_rule",
+    "horticolor": "hc.tie_rule",
+    "arboretum": "a.tie_break_rule",
 }
+
+
+def tie_rule(name: str) -> Optional[tuple[str, str]]:
+    """(texts module, key) of the tie-break of the games filed under `name`, or None."""
+    registry = firmware("potager.core.registry")
+    mode = registry.mode_of(name)
+    if mode not in TIE_RULES:
+        return None
+    return "potager.lang.en_" + registry.entry(mode)[registry.TEXTS], TIE_RULES[mode]
 
 
 def ranks(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
@@ -95,8 +104,9 @@ def tie_words(game: "Game") -> list[str]:
     best = max(game.totals)
     tied = sum(1 for t in game.totals if t == best)
     out = []
-    if tied > len(game.winners) and game.mode in TIE_RULES:
-        out.append(_text(*TIE_RULES[game.mode]))
+    rule = tie_rule(game.mode)
+    if tied > len(game.winners) and rule is not None:
+        out.append(_text(*rule))
     if len(game.winners) > 1:
         out.append(_text("potager.lang.en", "res.still_shared" if out else "res.tie_shared"))
     return out

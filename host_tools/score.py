@@ -17,14 +17,27 @@ from typing import Any
 
 from host_tools.common import firmware, write_utf8
 
-# GAME -> (module in potager.core.games, function)
-GAMES: dict[str, tuple[str, str]] = {
-    "diced-tomatoes": ("diced_tomatoes_score", "score"),
+# What scores the games of each name the device files them under (its registry's FILED):
+# (module in potager.core.games, function); the names it does not score (UNSCORED: a free
+# score's totals are the players' own). tests/test_registry.py checks every name is in one.
+SCORERS: dict[str, tuple[str, str]] = {
+    "diced_tomatoes": ("diced_tomatoes_score", "score"),
     "horticolor": ("horticolor_score", "score"),
     "hortis-automne": ("hortis_score", "score_automne"),
     "hortis": ("hortis_score", "score_grove"),
     "arboretum": ("arboretum_score", "score"),
 }
+UNSCORED = ("free",)
+
+
+def games() -> dict[str, tuple[str, str]]:
+    """GAME -> (module, function): the registry's filed names in its order, "_" as "-"."""
+    registry = firmware("potager.core.registry")
+    filed = [name for mode in registry.MODES for name in mode[registry.FILED]]
+    return {name.replace("_", "-"): SCORERS[name] for name in filed if name not in UNSCORED}
+
+
+GAMES = games()
 MAX_INPUT = 1 << 20  # bytes: a finished game's JSON is a few KiB
 USAGE = "usage: python -m host_tools score GAME [FILE]  (GAME: " + " | ".join(GAMES) + ")"
 

@@ -389,11 +389,19 @@ def test_a_game_that_cannot_start_for_want_of_memory_keeps_its_setup(monkeypatch
     assert board.app.engine is None and board.app.message is None
 
 
-def test_a_module_that_is_not_there_is_tried_once(monkeypatch):
+@pytest.mark.parametrize("texts", [None, "free"])
+def test_a_module_that_is_not_there_is_tried_once(monkeypatch, texts):
     import builtins
 
+    # Free score has no texts of its own, and its descriptor says so: they are not looked
+    # for; a descriptor naming texts that are not there, once
+    free = registry.entry("free")
+    free_texts = free[: registry.TEXTS] + (texts,) + free[registry.TEXTS + 1 :]
+    monkeypatch.setattr(
+        registry, "MODES", tuple(free_texts if m is free else m for m in registry.MODES)
+    )
     board = PureBoard()
-    board.script("press DOWN\npress OK")  # home, cursor on Free score: no texts of its own
+    board.script("press DOWN\npress OK")  # home, cursor on Free score
     forget_modes()
     tried = []
     real_import = builtins.__import__
@@ -408,7 +416,7 @@ def test_a_module_that_is_not_there_is_tried_once(monkeypatch):
         board.app.dirty = True
         board.script("wait 200")
     assert "potager.ui.free" in sys.modules
-    assert tried == ["potager.lang.en_free"]
+    assert tried == ([] if texts is None else ["potager.lang.en_free"])
 
 
 def test_diced_tomatoes_harvest_form_stays_when_only_garbage_fills_the_heap(monkeypatch):

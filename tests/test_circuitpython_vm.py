@@ -129,3 +129,11 @@ def test_clone_is_deep_yet_not_recursive():
 if __name__ == "__main__":  # the smallest heaps today, to set SMALLEST_K
     for (mode, form), k in smallest_heaps().items():
         print(f"{mode} {form}: {k} K (guarded at {SMALLEST_K.get((mode, form), 0) + MARGIN_K} K)")
+
+
+def test_every_registry_mode_has_a_game_and_its_guarded_heaps():
+    from potager.core import registry
+
+    modes = registry.names()
+    assert sorted(GAMES) == sorted(modes)
+    assert sorted(SMALLEST_K) == sorted((mode, form) for mode in modes for form in ("py", "mpy"))

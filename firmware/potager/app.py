@@ -490,9 +490,9 @@ class App:
         if self.engine is None:
             return
         state = self.engine.state
-        mode = self.mode
-        if mode == "hortis" and not state["g"]:
-            mode = "hortis-automne"  # as the score CLI names the two games
+        # the name the history files it under (registry FILED: HORTIS's Automne, Grove)
+        filed = registry.entry(self.mode)[registry.FILED]
+        mode = filed[registry.screens(self.mode).filed(state) if len(filed) > 1 else 0]
         hx = self.hx  # the start player, the duration, the session and the uptime now
         i = len(self.history) + 1
         registry.load("potager.core.history").add(

@@ -2,7 +2,7 @@
 their own so that each compiles in the little heap a boot leaves (the board's .mpy needs no
 compiling). Imported only when there is a save, then forgotten."""
 
-from potager.core import table
+from potager.core import registry, table
 from potager.power import DEFAULTS, RANGES
 
 COLOURS = 8
@@ -36,12 +36,13 @@ def fit(v, lo, hi, n=None):
     return all(type(k) is int and lo <= k <= hi for k in v)
 
 
-def record(r, names):
-    """A history record: [seq, mode, colours, totals, winners, ...fields added later]."""
+def record(r):
+    """A history record: [seq, mode, colours, totals, winners, ...fields added later]; the
+    mode one of the names the modes' games are filed under (registry FILED)."""
     if type(r) is not list or len(r) < 5 or not fits(r, True):
         return False
     seq, mode, col, totals, winners = r[0], r[1], r[2], r[3], r[4]
-    if type(seq) is not int or seq < 1 or (mode not in names and mode != "hortis-automne"):
+    if type(seq) is not int or seq < 1 or registry.mode_of(mode) is None:
         return False
     n = len(col) if type(col) is list else 0
     if not 1 <= n <= table.MAX_PLAYERS or not fit(col, 0, COLOURS - 1) or len(set(col)) != n:
@@ -64,32 +65,30 @@ def state(base):
 
 
 def records(rec):
-    """Records per mode: only HORTIS keeps some ({"b": [best, best], "rec": [[game, score]]});
-    the last setups, and a checksum of players.txt."""
-    if type(rec) is not dict:  # (each field is checked below: "b" holds None before a best)
+    """Records per mode, each checked by its mode's checker (registry RECORDS); the last
+    setups, and a checksum of players.txt. What cannot be kept is dropped alone: a mode's
+    records its check refuses, those of a mode this firmware does not have (or that keeps
+    none), a field of the wrong type. False if anything was (or `rec` is not a dict)."""
+    if type(rec) is not dict:
         return False
-    for mode in rec:
-        v = rec[mode]
-        if mode == "last_setups":  # per mode [values, table settings]: the setup form checks
-            if type(v) is not dict:  # each against its defaults when it opens (ui.setup)
-                return False
-            continue
-        if mode == "players.txt":  # the file whose skipped lines were listed (ui.setup)
-            if type(v) is not int:
-                return False
-            continue
-        if mode != "hortis" or type(v) is not dict or len(v) != 2:
-            return False
-        best, rows = v.get("b"), v.get("rec")
-        if type(best) is not list or len(best) != 2 or type(rows) is not list or len(rows) > 10:
-            return False
-        for b in best:
-            if b is not None and type(b) is not int:
-                return False
-        for r in rows:
-            if not fit(r, -999, 9999, 2) or r[0] not in (0, 1):
-                return False
-    return True
+    ok = True
+    for key in list(rec):
+        v = rec[key]
+        if key == "last_setups":  # per mode [values, table settings]: the setup form checks
+            good = type(v) is dict  # each against its defaults when it opens (ui.setup)
+        elif key == "players.txt":  # the file whose skipped lines were listed (ui.setup)
+            good = type(v) is int
+        else:
+            good = False
+            for mode in registry.MODES:
+                path = mode[registry.RECORDS]
+                if mode[registry.KEY] == key and path:
+                    good = registry.load(path).records(v)
+                    registry.forget(path)
+        if not good:
+            del rec[key]
+            ok = False
+    return ok
 
 
 def check_table(base):

@@ -72,10 +72,11 @@ class Replay:
             else:
                 self.say(2)
         if "rec" in meta or new:
-            if records(meta.get("rec")):
-                self.rec = meta.get("rec")
-            else:
+            v = meta.get("rec")
+            if not records(v):  # (what it could not keep dropped, the rest kept)
                 self.say(3)
+            if type(v) is dict:
+                self.rec = v
         if new:
             self.hist = []
             self.games(meta.get("hist"))
@@ -104,7 +105,7 @@ class Replay:
             rows = []
             self.say(4)
         for r in rows:
-            if record(r, self.names):
+            if record(r):
                 self.hist.append(r)
             else:
                 self.say(4)

@@ -1,19 +1,63 @@
-"""The modes the device offers, imported only when chosen (RAM is scarce on the board).
+"""The modes the device offers, each described in one place, its modules imported only when
+chosen (RAM is scarce on the board)."""
 
-Each entry: key (saved in NVM), the rules module, the screen module. A mode's screen module
-provides ``setup_fields(tr)``, ``new_state(values)`` and ``GameScreen``.
-"""
+# A mode's descriptor is a plain tuple (RAM: no class, no dict per mode), its fields at these
+# places:
+#
+# - KEY: its name, saved in NVM (the game in progress, the last setups, the records).
+# - LOW, HIGH: the fewest and the most players its setup offers.
+# - FILED: the names the history files its games under, in the score CLI's order (that CLI
+#   names a game so, "_" as "-"). One name: the key. More: the screen module's
+#   ``filed(state)`` says which (an index), e.g. HORTIS's Automne, "hortis-automne".
+# - RULES: its rules module (``new``, ``reduce``, ``check``).
+# - SCREENS: its screen module: ``default_setup()``, ``setup_fields(app, values)``,
+#   ``setup_change(values, field, delta)``, ``new_state(values)``, ``GameScreen``.
+# - TEXTS: its texts are ``potager.lang.<code>_<TEXTS>`` (one a language), or None.
+# - OWNS: the modules it owns besides RULES, SCREENS, those named after either then "_" (its
+#   parts: ``potager.ui.hortis_end``) and its texts: name prefixes, as those. ``unload`` forgets
+#   them all; tests/test_registry.py checks that no module is owned by two modes.
+# - RECORDS: the module whose ``records(value)`` checks the records the mode keeps
+#   (``app.records[KEY]``) when a save is restored, or None: a mode without one keeps none.
 
 import gc
 import sys
 
-MODES = (
-    ("free", "potager.core.games.free", "potager.ui.free"),
-    ("diced_tomatoes", "potager.core.games.diced_tomatoes", "potager.ui.diced_tomatoes"),
-    ("horticolor", "potager.core.games.horticolor", "potager.ui.horticolor"),
-    ("hortis", "potager.core.games.hortis", "potager.ui.hortis"),
-    ("arboretum", "potager.core.games.arboretum", "potager.ui.arboretum"),
-)
+from potager.core.compat import const
+
+KEY = const(0)
+LOW = const(1)
+HIGH = const(2)
+FILED = const(3)
+RULES = const(4)
+SCREENS = const(5)
+TEXTS = const(6)
+OWNS = const(7)
+RECORDS = const(8)
+
+MODES: tuple = (
+    (
+        "free", 1, 6, ("free",),
+        "potager.core.games.free", "potager.ui.free", None, (), None,
+    ),
+    (
+        "diced_tomatoes", 1, 6, ("diced_tomatoes",),
+        "potager.core.games.diced_tomatoes", "potager.ui.diced_tomatoes", "diced_tomatoes", (),
+        None,
+    ),
+    (
+        "horticolor", 2, 4, ("horticolor",),
+        "potager.core.games.horticolor", "potager.ui.horticolor", "horticolor", (), None,
+    ),
+    (
+        "hortis", 1, 6, ("hortis-automne", "hortis"),
+        "potager.core.games.hortis", "potager.ui.hortis", "hortis", (),
+        "potager.core.games.hortis_records",
+    ),
+    (
+        "arboretum", 2, 4, ("arboretum",),
+        "potager.core.games.arboretum", "potager.ui.arboretum", "arboretum", (), None,
+    ),
+)  # fmt: skip
 
 
 # Modules are loaded ahead of need, and kept, only while this much heap is free (the goal of
@@ -27,14 +71,23 @@ def roomy():
 
 
 def names():
-    return [mode[0] for mode in MODES]
+    return [mode[KEY] for mode in MODES]
 
 
-def _entry(key):
+def entry(key):
+    """The descriptor of mode `key` (KeyError if there is none)."""
     for mode in MODES:
-        if mode[0] == key:
+        if mode[KEY] == key:
             return mode
     raise KeyError(key)
+
+
+def mode_of(name):
+    """The key of the mode whose games the history files under `name`, or None."""
+    for mode in MODES:
+        if name in mode[FILED]:
+            return mode[KEY]
+    return None
 
 
 def load(path):
@@ -45,11 +98,11 @@ def load(path):
 
 
 def rules(key):
-    return load(_entry(key)[1])
+    return load(entry(key)[RULES])
 
 
 def screens(key):
-    return load(_entry(key)[2])
+    return load(entry(key)[SCREENS])
 
 
 def forget(name):
@@ -61,11 +114,21 @@ def forget(name):
         delattr(package, child)
 
 
+def owns(mode, name):
+    """Whether module `name` is one of the descriptor `mode`'s (see OWNS)."""
+    texts = mode[TEXTS]
+    if texts and name.startswith("potager.lang.") and name.endswith("_" + texts):
+        return True
+    for prefix in (mode[RULES], mode[SCREENS]) + mode[OWNS]:
+        if name == prefix or name.startswith(prefix + "_"):
+            return True
+    return False
+
+
 def unload(key):
-    """Forget a mode's modules (rules, screens, texts) so their RAM can be reclaimed."""
+    """Forget the modules a mode owns (rules, screens, their parts, texts) so their RAM can be
+    reclaimed."""
+    mode = entry(key)
     for name in list(sys.modules):
-        texts = name.startswith("potager.lang.") and name.endswith("_" + key)
-        for prefix in ("potager.core.games." + key, "potager.ui." + key):
-            if texts or name == prefix or name.startswith(prefix + "_"):
-                forget(name)
-                break
+        if owns(mode, name):
+            forget(name)

@@ -101,6 +101,7 @@ def load(code, mode=None, texts=None):
     if shared and not shared.endswith("." + code):
         _drop(shared)  # modules of the other language loaded ahead
     names = ["potager.lang." + code]
+    mode = mode and registry.entry(mode)[registry.TEXTS]  # its texts, if any (registry TEXTS)
     if mode:
         names.insert(0, "potager.lang." + code + "_" + mode)
     tables = []

@@ -34,7 +34,7 @@ def setup_fields(app, values):
 def setup_change(values, field, delta):
     n = values["players"]
     if field < 2 + n:
-        reason = table.setup_change(values, field, delta, 2, 4)
+        reason = table.setup_change(values, field, delta, "arboretum")
         col = values["col"]
         for p in range(values["players"]):  # a seat added may bring a colour already taken
             while col[p] in col[:p]:

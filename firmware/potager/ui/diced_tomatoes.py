@@ -49,7 +49,7 @@ def setup_change(values, field, delta):
         return None
     # the last player is the one before the first: moving either moves both
     field = 1 if field in (5, 6) else field - 5 if field > 6 else field
-    reason = table.setup_change(values, field, delta, 1, 6)
+    reason = table.setup_change(values, field, delta, "diced_tomatoes")
     if values["players"] == 1:
         values["opt"] &= 13  # no Karma Overdose in solo
     return reason

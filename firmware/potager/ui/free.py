@@ -22,7 +22,7 @@ def setup_fields(app, values):
 
 
 def setup_change(values, field, delta):
-    return table.setup_change(values, field, delta, free.PLAYERS[0], free.PLAYERS[1])
+    return table.setup_change(values, field, delta, "free")
 
 
 def new_state(values):

@@ -2,6 +2,7 @@
 mode's short name, the winners' symbols, the best total), then the personal bests the modes
 keep."""
 
+from potager.core import registry
 from potager.ui import view
 from potager.ui.screens import ListScreen
 from potager.ui.view import COLS
@@ -21,9 +22,9 @@ class HistoryScreen(ListScreen):
             seq, mode, colours, totals, winners = record[:5]
             best = " " + (str(max(totals)) if totals else "-")
             mark = "".join([view.COLOURS[colours[p]][1] for p in winners if p < len(colours)])
-            # the mode's short name (hortis-automne: HORTIS), whole: the winners' symbols give
-            # way, "+" for those cut ("12 Free score ♥●+ 45")
-            left = str(seq) + " " + app.tr("res.mode_short_" + mode.split("-")[0])
+            # the short name of the mode it is filed under (hortis-automne: HORTIS), whole:
+            # the winners' symbols give way, "+" for those cut ("12 Free score ♥●+ 45")
+            left = str(seq) + " " + app.tr("res.mode_short_" + (registry.mode_of(mode) or mode))
             room = COLS - 2 - len(left) - len(best)
             if len(mark) > room:
                 mark = mark[: room - 1] + "+" if room > 1 else ""

@@ -69,7 +69,7 @@ def setup_change(values, field, delta):
     if field == values["players"] + 2:
         values["quick"] = 1 - values["quick"]
         return None
-    return table.setup_change(values, field, delta, 2, 4)
+    return table.setup_change(values, field, delta, "horticolor")
 
 
 def new_state(values):

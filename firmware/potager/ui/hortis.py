@@ -49,7 +49,7 @@ def setup_change(values, field, delta):
         values["lv"] = 0 if values["g"] else values["lv"]
         return None
     # players, then the colours: the table's fields 0 and 2...
-    return table.setup_change(values, 0 if field == 2 else field - 2, delta)
+    return table.setup_change(values, 0 if field == 2 else field - 2, delta, "hortis")
 
 
 def upcoming(values):
@@ -66,6 +66,11 @@ def new_state(values):
     load("hortis_result")
     n = values["players"]
     return hortis.new(n, values["col"][:n], 0, values["g"], values["lv"], values["rc"])
+
+
+def filed(state):
+    # The name the history files the game under: registry FILED's, Automne 0, Grove 1.
+    return state["g"]
 
 
 def load(name, first=()):

@@ -100,8 +100,10 @@ class HomeScreen(ListScreen):
         key = self.hovered(app)
         if key is not None:  # the mode under the cursor: its screens, rules and texts, and
             # the setup's table fields (the game lets them go)
-            names.append(registry.MODES[registry.names().index(key)][2])
-            names.append("potager.lang.%s_%s" % (app.language, key))  # if it has any
+            mode = registry.entry(key)
+            names.append(mode[registry.SCREENS])
+            if mode[registry.TEXTS]:
+                names.append("potager.lang.%s_%s" % (app.language, mode[registry.TEXTS]))
             names.append("potager.ui.table_setup")
         return names
 
@@ -142,8 +144,8 @@ class HomeScreen(ListScreen):
         if key in (keys.UP, keys.DOWN) and app.engine is None:
             hovered = self.hovered(app)
             for mode in registry.MODES:  # a mode loaded ahead (upcoming) and left: RAM back
-                if mode[0] != hovered and mode[2] in sys.modules:
-                    registry.unload(mode[0])
+                if mode[registry.KEY] != hovered and mode[registry.SCREENS] in sys.modules:
+                    registry.unload(mode[registry.KEY])
 
 
 def new_game(app, mode):

@@ -39,10 +39,12 @@ def setup_fields(app, values):
     return table_setup.setup_fields(app, values)
 
 
-def setup_change(values, field, delta, lo=1, hi=table.MAX_PLAYERS):
+def setup_change(values, field, delta, mode):
+    # The players as many as the mode's descriptor allows (registry LOW, HIGH).
     from potager.ui import table_setup
 
-    return table_setup.setup_change(values, field, delta, lo, hi)
+    mode = registry.entry(mode)
+    return table_setup.setup_change(values, field, delta, mode[registry.LOW], mode[registry.HIGH])
 
 
 class GameScreen(Screen):

@@ -9,8 +9,6 @@ MIN_SCORE = const(-999)
 MAX_SCORE = const(9999)
 MAX_STEP = const(100)
 
-PLAYERS = (1, 6)
-
 
 def new(players, colours, first=0):
     state = table.new_table(players, colours, first)
