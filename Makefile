@@ -69,9 +69,11 @@ bench: dev-venv pico-deps
 fuzz: dev-venv
 	$(PY) -m host_tools.savefuzz --count 20000 --seed 1
 
-# random presses through the App, 40 sessions of 2,500 (make test runs 10 of them)
+# the random walks four times as far as make test: presses through the App (40 sessions of
+# 2,500), the screens in both languages, the save fuzz, the explorer (tests/soak.py)
 soak: dev-venv
-	POTAGER_FUZZ_SESSIONS=40 $(PY) -m pytest tests/test_fuzz.py
+	POTAGER_SOAK=4 $(PY) -m pytest tests/test_fuzz.py tests/test_i18n.py tests/test_save_fuzz.py \
+		tests/test_explore.py tests/test_mode_diced_tomatoes.py
 
 # power cuts in pairs over each mode's whole game, in the simulator: a cut inside every save,
 # then inside each of the first CUTS_SECOND saves after the boot (make test runs a bounded set)

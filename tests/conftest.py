@@ -39,6 +39,7 @@ def invariants(monkeypatch):
 EMULATED = ("test_pico", "test_macropad_emulated")
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected: only the runs still needed
 def pytest_collection_modifyitems(session, config, items):
     """The emulated boards' runs are slow: start the ones the selected tests need as soon as
     the tests are known, and run those tests last, so the runs overlap the rest of the suite."""

@@ -4,6 +4,8 @@ and each of its checks finds the trap planted for it in a copy of the firmware."
 import shutil
 from pathlib import Path
 
+from soak import SCALE
+
 from host_tools import explore
 from host_tools.sim.runner import DEFAULT_FIRMWARE
 
@@ -34,7 +36,7 @@ def checks(found: explore.Explorer) -> set[str]:
 
 def test_a_short_run_finds_nothing():
     report = explore.explore(
-        seed=1, budget=40, walk_steps=80, only=("free-4p-start", "diced_tomatoes-4p-start")
+        seed=1, budget=20 * SCALE, walk_steps=80, only=("free-4p-start", "diced_tomatoes-4p-start")
     )
     assert report["findings"] == []
     assert report["coverage"]["visited"] > 5

@@ -1,19 +1,20 @@
 """Random key presses (seeded, reproducible) through the real App, across every mode, with
 power cuts: nothing raises, every invariant holds after every press, undo returns exactly the
 state before the last action and redo the state after it. Sessions of 2,500 presses, each
-starting in a mode: `make test` runs 10 (two a mode), `make soak` 40 (100,000 presses)."""
+starting in a mode: `make test` runs 10 (two a mode), `make soak` 40 (100,000 presses;
+tests/soak.py)."""
 
-import os
 import random
 
 import pytest
+from soak import SCALE
 
 from host_tools.mpy.pureboard import KEYS, PureBoard
 from potager.core import registry
 from potager.core.engine import Engine, clone
 
 PRESSES_PER_SESSION = 2_500
-SESSIONS = int(os.environ.get("POTAGER_FUZZ_SESSIONS", "10"))
+SESSIONS = 10 * SCALE
 # more of the keys that play than of those that leave the game
 WEIGHTS = {"UP": 3, "DOWN": 4, "LEFT": 4, "RIGHT": 5, "OK": 4, "BACK": 2, "TURN": 3}
 

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from soak import SCALE
 
 from host_tools.mpy.pureboard import PureBoard
 from potager import lang
@@ -64,7 +65,7 @@ def test_every_screen_fits_in_both_languages(language, mode, no_clipping):
     board.script("press OK" if language == "fr" else "press DOWN\npress OK")
     board.script("press DOWN\n" * registry.names().index(mode) + "press OK")
     keys = ["UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "TURN"]
-    for _ in range(3000):
+    for _ in range(1000 * SCALE):  # (tests/soak.py)
         board.key(rng.choice(keys), 80 if rng.random() < 0.9 else 700)
         assert all(len(row) <= view.COLS for row in board.rows()), board.rows()
         if board.app.language != language:

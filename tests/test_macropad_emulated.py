@@ -42,9 +42,6 @@ DEMOS = sorted(
 GAMES = sorted((ROOT / "tests" / "fullgames").glob("*-tie.txt")) + sorted(
     (ROOT / "tests" / "fullgames").glob("*-solo.txt")
 )
-# the MacroPad's first screen is up 3.05 s after power-on, a saved game 2.5 s after power
-# back at most (docs/bench.md): the keys start 4.5 s after each boot (the Pico's tests wait 7)
-BOOT_WAIT_MS = 4500
 
 # A code.py of its own (it replaces the firmware's on the drive): who it runs on, a box on the
 # screen's four edges, each NeoPixel its own colour, then the keys and the encoder's position.
@@ -126,7 +123,7 @@ wait 1500
 
 
 def _played(path: Path) -> str:
-    return own_keys(pico.after_each_boot(path.read_text(encoding="utf-8"), BOOT_WAIT_MS))
+    return own_keys(pico.after_each_boot(path.read_text(encoding="utf-8")))
 
 
 RUNS_OF = {

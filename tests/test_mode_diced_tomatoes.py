@@ -13,6 +13,7 @@ import mpy_runner
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from soak import SCALE
 
 from host_tools.mpy.pureboard import PureBoard
 from potager.core import table
@@ -890,7 +891,7 @@ def test_random_keys_never_crash_and_keep_the_invariants():
     rng = random.Random(7)
     board = PureBoard()
     board.script(NEW + "press OK\npress OK")
-    for _ in range(3000):
+    for _ in range(1000 * SCALE):  # (tests/soak.py)
         board.key(rng.choice(["UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "TURN"]),
                   80 if rng.random() < 0.85 else 700)  # fmt: skip
         if board.app.engine is not None and board.app.mode == "diced_tomatoes":

@@ -38,19 +38,20 @@ CORNERS = sorted((ROOT / "tests" / "fullgames").glob("*-tie.txt")) + sorted(
 MISSING = pico.missing("10.2.1")
 HEAP_BUDGET = 48 * 1024  # bytes free at the lowest, .mpy (docs/bench.md: 48 KB, goal 64)
 MISSING_9 = pico.missing("9.2.9")
-# keys spaced as a person would on today's board (a screen change takes up to ~4 s there):
-# this tests the power cycle, not the pace of keys (the demo sessions test that)
+# keys a second apart (a screen change takes 0.15 s at most on the board): this tests the
+# power cycle, not the pace of keys (the demo sessions test that); the scores 3 s apart, each
+# saved on its own (saving.QUIET_MS, MIN_GAP_MS)
 SETUP_FREE_4 = """
 press DOWN       # English
 wait 1000
 press OK
-wait 5000
+wait 1000
 press OK         # Free score
-wait 5000
+wait 1000
 press OK         # to Start
-wait 5000
+wait 1000
 press OK         # 4 players
-wait 6000
+wait 3000
 """
 SCORES = """
 press RIGHT
@@ -64,21 +65,21 @@ wait 4000        # quiet: saved
 """
 RELOAD = """
 reload           # Ctrl-C, Ctrl-D on the console: a soft reload
-wait 7000
+wait 2000        # (after after_each_boot's wait for the firmware to start again)
 """
 SMOKE = """
 press DOWN       # English
 wait 5000
 """
 TORN = """
-wait 6000            # the resumed game is on the screen
+wait 2000            # the resumed game is on the screen
 tear-next-write 100  # the save of this change is cut after 100 bytes of its program
 press RIGHT
 wait 4000
 """
 # after TORN's boot, the first save is torn too (it used to erase the sector: all was lost)
 TORN_AGAIN = """
-wait 6000            # the game is back as the save before the cut left it
+wait 2000            # the game is back as the save before the cut left it
 tear-next-write 124  # the first save after that boot: cut inside its record
 press TURN
 wait 4000
@@ -180,7 +181,7 @@ def start_runs(test_names: set[str]) -> None:
     if MISSING is None and {"resume", "double-cut"} & wanted and "resume" not in _runs:
         _start_cuts()
     if MISSING_9 is None and "smoke-9.2.9" in wanted and "smoke-9.2.9" not in _runs:
-        _start("smoke-9.2.9", pico.after_each_boot(SMOKE), uf2=pico.uf2_path("9.2.9"))
+        _start("smoke-9.2.9", pico.after_each_boot(SMOKE, 7000), uf2=pico.uf2_path("9.2.9"))
     if MISSING is None and "corners" in wanted:
         for script in CORNERS:
             if script.stem not in _runs:
@@ -443,7 +444,7 @@ def test_the_command_line_refuses_pico_options_on_the_simulator():
 @needs_kit
 def test_the_command_line_runs_a_script_on_the_pico(tmp_path):
     script = tmp_path / "s.txt"
-    script.write_text("wait 7000\n", encoding="utf-8")
+    script.write_text("wait 4500\n", encoding="utf-8")
     frames = tmp_path / "frames.jsonl"
     nvm = tmp_path / "nvm.bin"
     run = subprocess.run(

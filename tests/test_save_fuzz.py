@@ -2,13 +2,16 @@
 image boots, nothing raises or hangs, no state breaks an invariant or holds a score that is
 not an int, and no damaged delta takes a game away. `make fuzz` runs it at length."""
 
+from soak import SCALE
+
 from host_tools import savefuzz
 from potager.core import persist
 
 
 def test_records_with_nonsense_under_valid_crcs_never_crash_hang_or_lose_a_game():
-    out = savefuzz.fuzz(count=250, seed=7)
-    assert out["tried"] == 250
+    count = 100 * SCALE  # (tests/soak.py)
+    out = savefuzz.fuzz(count=count, seed=7)
+    assert out["tried"] == count
     assert out["failures"] == []
     assert (out["crashes"], out["hangs"], out["bad_states"], out["games_lost"]) == (0, 0, 0, 0)
     assert out["salvaged"] > 0  # some images really had actions to drop

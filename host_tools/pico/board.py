@@ -55,9 +55,10 @@ MACROPAD_UF2 = MACROPAD.board_id
 DETENT_STATES = ((0, 1), (0, 0), (1, 0), (1, 1))
 # After the script's last input, the run goes on until the OLED has been quiet and the CPU
 # not saturated (under 95% of each 100 ms: the loop reaches its sleeps) this long: the board
-# may still be working through queued keys. At most MAX_SETTLE_US.
+# may still be working through queued keys. At most MAX_SETTLE_US: a ticking clock keeps the
+# OLED busy for good, and a step takes 0.15 s at most (docs/bench.md).
 SETTLE_US = 1_500_000
-MAX_SETTLE_US = 20_000_000
+MAX_SETTLE_US = 5_000_000
 # I2C transfers closer than this belong to the same frame (one refresh sends its dirty areas
 # back to back; the emulator charges no bus time).
 FRAME_GAP_US = 5_000
@@ -533,9 +534,10 @@ def _console_errors(console: str) -> tuple[list[str], list[str]]:
 
 
 # A person waits for the first screen before pressing keys: the demo scripts, written for the
-# simulator (which boots at once), run on the emulated Pico with this wait after each power-on
-# (the first screen is up at about 6.3 s from .mpy; keypad queues keys from about 3 s).
-BOOT_WAIT_MS = 7000
+# simulator (which boots at once), run on the emulated boards with this wait after each
+# power-on or reload (from .mpy the first screen is up at 3.0 s on the Pico, 3.05 s on the
+# MacroPad; a saved game 3.4 s after power back at most: docs/bench.md).
+BOOT_WAIT_MS = 4500
 
 
 def after_each_boot(script: str, wait_ms: int = BOOT_WAIT_MS) -> str:
