@@ -36,7 +36,10 @@ def checks(found: explore.Explorer) -> set[str]:
 
 def test_a_short_run_finds_nothing():
     report = explore.explore(
-        seed=1, budget=20 * SCALE, walk_steps=80, only=("free-4p-start", "diced_tomatoes-4p-start")
+        seed=1,
+        budget=20 * SCALE,
+        walk_steps=30 * SCALE,
+        only=("free-4p-start", "diced_tomatoes-4p-start"),
     )
     assert report["findings"] == []
     assert report["coverage"]["visited"] > 5
