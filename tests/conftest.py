@@ -51,7 +51,8 @@ def pytest_collection_modifyitems(session, config, items):
     last = [item for name in EMULATED for item in emulated[name]]
     if not last:
         return
-    items[:] = [item for item in items if item not in last] + last
+    moved = set(last)
+    items[:] = [item for item in items if item not in moved] + last
     for name in EMULATED:  # in the order their tests run: the Pico's runs are queued first
         if emulated[name]:
             emulated[name][0].module.start_runs({item.originalname for item in emulated[name]})

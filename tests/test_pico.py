@@ -85,7 +85,6 @@ press TURN
 wait 4000
 """
 
-_pool = POOL
 _runs: dict[str, "concurrent.futures.Future[Any]"] = {}
 
 
@@ -93,7 +92,7 @@ def _start(key: str, script: str, **board: Any) -> None:
     def run() -> Any:
         return pico.PicoBoard(**board).run_script(script)
 
-    _runs[key] = _pool.submit(run)
+    _runs[key] = POOL.submit(run)
 
 
 def _start_cuts() -> None:
@@ -123,13 +122,13 @@ def _start_cuts() -> None:
             then = {resume: ["", RELOAD], double: [TORN_AGAIN, ""]}
             for future, scripts in then.items():
                 texts = [pico.after_each_boot(script) for script in scripts]
-                _pool.submit(branch, future, start, board.nvm, texts)
+                POOL.submit(branch, future, start, board.nvm, texts)
         except BaseException as error:  # (also a pool shut down meanwhile)
             for future in (resume, double):
                 if not future.done():
                     future.set_exception(error)
 
-    _pool.submit(shared)
+    POOL.submit(shared)
 
 
 def _result(key: str) -> Any:
@@ -141,7 +140,7 @@ def _result(key: str) -> Any:
 
 
 def stop_runs() -> None:
-    _pool.shutdown(wait=False, cancel_futures=True)
+    POOL.shutdown(wait=False, cancel_futures=True)
     pico.stop_all()
 
 
