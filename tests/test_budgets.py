@@ -57,8 +57,11 @@ def test_the_committed_bench_results_have_the_documented_keys_and_the_bench_page
     assert set(results) == {
         "display", "heap_kib", "idle_growth_bytes", "nvm", "sim_presses_per_s",
         "arboretum_cli_ms", "deploy_bytes", "circuitpython", "presses", "pico", "resume",
+        "macropad",
     }  # fmt: skip
     assert results["pico"] is None or set(results["pico"]) == {"uf2", "sessions"}  # (no kit: null)
+    macropad = results["macropad"]
+    assert macropad is None or set(macropad) == {"uf2", "sessions", "resume"}
     assert set(results["circuitpython"]) == {"heap_kib", "drive_bytes"}
     assert set(results["display"]) == {
         "bytes_per_press_median", "bytes_per_press_max", "naive_bytes_per_press",
@@ -73,6 +76,7 @@ def test_the_committed_bench_results_have_the_documented_keys_and_the_bench_page
     }
     page = bench.BENCH_PAGE.read_text(encoding="utf-8")
     assert bench.table(results) in page  # `make bench` writes it into docs/bench.md
+    assert macropad is None or bench.macropad_table(results) in page
 
 
 def test_the_bench_plays_on_the_vm_the_games_the_vm_tests_play():
