@@ -462,16 +462,16 @@ def test_diced_tomatoes_harvest_form_goes_after_use_on_a_tight_heap(monkeypatch)
 
 
 def test_the_setup_builds_its_fields_once_per_change(monkeypatch):
-    from potager.ui import free
+    from potager.ui import setup
 
     calls = []
-    real = free.setup_fields
+    real = setup.SetupScreen.field_lines
 
-    def counting(app, values):
+    def counting(self, app, values):
         calls.append(values["players"])
-        return real(app, values)
+        return real(self, app, values)
 
-    monkeypatch.setattr(free, "setup_fields", counting)
+    monkeypatch.setattr(setup.SetupScreen, "field_lines", counting)
     board = started("press DOWN\npress OK")  # home: Free score under the cursor
     board.script("press OK")  # the setup opens: drawn once
     assert len(calls) == 1

@@ -16,7 +16,7 @@ from host_tools.mpy.pureboard import PureBoard
 from potager import app as app_module
 from potager.core import registry, table
 from potager.core.engine import clone
-from potager.ui import table_settings
+from potager.ui import table_settings, table_setup
 
 pytestmark = pytest.mark.usefixtures("invariants")  # the mode's invariants after every action
 
@@ -68,7 +68,7 @@ def game(mode, setup):
     board = PureBoard()
     board.app.set_language("en", save=False)
     ui = registry.screens(mode)
-    values = ui.default_setup()
+    values = table_setup.default_setup(ui.SETUP)
     values.update(SETUPS.get(mode, [{}])[setup])
     board.app.start_game(mode, ui.new_state(values))
     board.run(100)

@@ -860,7 +860,7 @@ def test_texts_same_keys_and_fit_in_both_languages():
     assert sorted(en) == sorted(fr)
     parts = {"hc.row_words": 10, "hc.draft_lines": 5, "hc.quick_lines": 5, "hc.hint_lines": 4}
     parts.update({"hc.effect_lines": 3, "hc.cost_lines": 2, "hc.spend_lines": 6})
-    parts.update({"hc.points_lines": 4, "hc.quick_draft": 3})
+    parts.update({"hc.points_lines": 4})
     for table_ in (en, fr):
         for key, text in table_.items():
             # MicroPython keeps every string of up to 10 characters of the code in RAM for
@@ -878,14 +878,23 @@ def test_texts_same_keys_and_fit_in_both_languages():
 
 
 def test_the_setup_fields_come_from_the_table_with_the_quick_draft():
-    values = ui.default_setup()
+    from potager.ui import table_setup
+
+    values = table_setup.default_setup(ui.SETUP)
     assert values["players"] == 4 and values["quick"] == 0
-    assert ui.setup_change(values, 0, 1) == "bad_players"
-    assert ui.setup_change(values, 6, 1) is None and values["quick"] == 1
+    rows = table_setup.rows(ui.SETUP, values)
+    assert [field[0] for field, _ in rows] == ["players", "first"] + ["col"] * 4 + ["quick"]
+
+    def change(name, delta):
+        field = next(field for field in ui.SETUP if field[0] == name)
+        return table_setup.change(ui, "horticolor", values, field, 0, delta)
+
+    assert change("players", 1) == "bad_players"
+    assert change("quick", 1) is None and values["quick"] == 1
     for _ in range(2):
-        assert ui.setup_change(values, 0, -1) is None
-    assert ui.setup_change(values, 0, -1) == "bad_players"
-    assert ui.setup_change(values, 1, 1) is None
+        assert change("players", -1) is None
+    assert change("players", -1) == "bad_players"
+    assert change("first", 1) is None
     state = ui.new_state(values)
     assert state["n"] == 2 and state["first"] == 1 and state["quick"] == 1
     assert len(state["col"]) == 2

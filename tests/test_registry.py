@@ -14,7 +14,7 @@ from potager.core import registry, table
 
 ROOT = Path(__file__).resolve().parent.parent
 POTAGER = ROOT / "firmware" / "potager"
-SCREEN_FUNCTIONS = ("default_setup", "setup_fields", "setup_change", "new_state", "GameScreen")
+SCREEN_FUNCTIONS = ("SETUP", "new_state", "GameScreen")
 
 
 def module_file(path):
@@ -82,12 +82,18 @@ def problems(mode):
         need(tuple(found.PLAYERS) == (low, high), "its rules' PLAYERS are not LOW, HIGH")
     texts = mode[registry.TEXTS]
     for code in ("en", "fr"):
+        shared = text_keys(en if code == "en" else fr)
+        own = set()
         if texts is not None:
             path = POTAGER / "lang" / ("%s_%s.py" % (code, texts))
             need(path.is_file(), "no texts " + str(path.relative_to(ROOT)))
-        shared = text_keys(en if code == "en" else fr)
+            if path.is_file():
+                own = text_keys(registry.load("potager.lang.%s_%s" % (code, texts)))
         for name in ("m." + key, "res.mode_short_" + key):
             need(name in shared, "no %s in potager/lang/%s.py" % (name, code))
+        if module_file(mode[registry.SCREENS]).is_file():
+            for name in setup_problems(registry.screens(key), low, high, shared | own):
+                need(False, "SETUP: %s (%s)" % (name, code))
     # the demo session, the golden scenarios, a corner game, the game `make bench` plays
     need((ROOT / "docs" / "scripts" / (key + ".txt")).is_file(), "no docs/scripts/%s.txt" % key)
     need(any((ROOT / "tests" / "golden").glob(key + "-*.json")), "no tests/golden/%s-*.json" % key)
@@ -105,6 +111,32 @@ def problems(mode):
     variants = [m for m in table_model.PLAYERS if m == key or m.startswith(key + "_")]
     need(variants, "not in tests/table_model.py PLAYERS")
     need(all(table_model.PLAYERS[m] == (low, high) for m in variants), "table_model's players")
+    return out
+
+
+TABLE_FIELDS = ("players", "first", "last", "col")
+
+
+def setup_problems(ui, low, high, texts):
+    """What the setup fields a screen module declares (SETUP, potager.ui.table) get wrong."""
+    from potager.ui.table import CHOICES, DEFAULT, LABEL, NAME, field
+
+    out = []
+    shape = len(field("x"))
+    fields = getattr(ui, "SETUP", ())
+    players = [f for f in fields if f[NAME] == "players"]
+    if len(players) != 1 or not low <= players[0][DEFAULT] <= high:
+        out.append("one players field, its default %r-%r" % (low, high))
+    for f in fields:
+        if not isinstance(f, tuple) or len(f) != shape:
+            out.append("%r is not made by potager.ui.table.field" % (f,))
+            continue
+        for text in (f[LABEL],) + tuple(f[CHOICES] or ()):
+            if text is not None and text not in texts:
+                out.append("no text " + text)
+        own = f[CHOICES] is None and f[NAME] not in TABLE_FIELDS
+        if own and not (hasattr(ui, "setup_line") and hasattr(ui, "setup_move")):
+            out.append("field %s of its own: no setup_line, setup_move" % f[NAME])
     return out
 
 
@@ -145,6 +177,23 @@ def test_a_mode_missing_its_files_and_entries_is_reported(monkeypatch):
         "not in tests/table_model.py PLAYERS",
     ):
         assert what in text + "\n", what
+
+
+def test_setup_fields_lacking_a_text_or_their_functions_are_reported():
+    from potager.ui import arboretum, free, table
+
+    texts = text_keys(__import__("potager.lang.en", None, None, ["T"]))
+    assert setup_problems(free, 1, 6, texts) == []
+    assert setup_problems(free, 5, 6, texts) == ["one players field, its default 5-6"]
+    odd = type(sys)("odd")
+    odd.SETUP = free.SETUP + (table.field("zz", "z.no_such_text", ("on", "z.neither")),)
+    odd.SETUP += (arboretum.SETUP[-1], ("col",))
+    assert setup_problems(odd, 1, 6, texts) == [
+        "no text z.no_such_text",
+        "no text z.neither",
+        "field sp of its own: no setup_line, setup_move",
+        "('col',) is not made by potager.ui.table.field",
+    ]
 
 
 def test_a_lacking_function_and_a_players_range_out_of_step_are_reported():

@@ -8,6 +8,7 @@ from host_tools.mpy.pureboard import WRAP, PureBoard
 from potager import app as app_module
 from potager.core import registry, table
 from potager.power import ASLEEP, AWAKE
+from potager.ui import table_setup
 from potager.ui.menu import MenuScreen
 from potager.ui.screens import HomeScreen
 
@@ -26,7 +27,7 @@ def game(mode, **setup):
     board = PureBoard()
     board.app.set_language("en", save=False)
     ui = registry.screens(mode)
-    values = ui.default_setup()
+    values = table_setup.default_setup(ui.SETUP)
     values.update(setup)
     board.app.start_game(mode, ui.new_state(values))
     board.run(3000)  # saved

@@ -10,8 +10,10 @@ chosen (RAM is scarce on the board)."""
 #   names a game so, "_" as "-"). One name: the key. More: the screen module's
 #   ``filed(state)`` says which (an index), e.g. HORTIS's Automne, "hortis-automne".
 # - RULES: its rules module (``new``, ``reduce``, ``check``).
-# - SCREENS: its screen module: ``default_setup()``, ``setup_fields(app, values)``,
-#   ``setup_change(values, field, delta)``, ``new_state(values)``, ``GameScreen``.
+# - SCREENS: its screen module: ``SETUP``, its setup form's fields as data (potager.ui.table:
+#   name, text keys, choices, default, when held; laid out by potager.ui.table_setup), with
+#   ``setup_line``/``setup_move`` for a field of its own; ``new_state(values)`` the game's first
+#   state from the form's values; ``GameScreen``.
 # - TEXTS: its texts are ``potager.lang.<code>_<TEXTS>`` (one a language), or None.
 # - OWNS: the modules it owns besides RULES, SCREENS, those named after either then "_" (its
 #   parts: ``potager.ui.hortis_end``) and its texts: name prefixes, as those. ``unload`` forgets

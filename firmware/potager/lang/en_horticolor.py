@@ -5,7 +5,7 @@
 # Game terms as the English rulebook prints them: compost, mixes, shortage, draft,
 # earthworms, synergy, marbles.
 T = """
-hc.quick_draft=Quick draft|off|on
+hc.quick_draft=Quick draft
 hc.row_words=R|Mix|Sup|C|V|drop|over: discards|Final scoring|!|/
 hc.draft_lines=Draft|Deal 5 cards each.|Keep 1, pass the rest|left, until 4 kept.|TURN: mixes ▶
 hc.quick_lines=Draft|Quick draft: each|player draws 6 cards|and keeps 4.|TURN: mixes ▶

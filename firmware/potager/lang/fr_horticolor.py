@@ -4,7 +4,7 @@
 # chaînes plus courtes du code. « | » sépare les lignes (ou les mots) d'un écran.
 # Les termes du livret : Compost, Mélanges, Pénurie, Sélection, Lombrics, Synergie, billes.
 T = """
-hc.quick_draft=Sélect. rapide|non|oui
+hc.quick_draft=Sélect. rapide
 hc.row_words=M|Mél.|Rés|C|V|défausse|finie : défausses|Décompte final|!|/
 hc.draft_lines=Sélection|5 cartes chacun :|gardez-en 1, passez|à gauche ; jusqu'à 4.|TURN ▶ Mélanges
 hc.quick_lines=Sélection|Sélection rapide :|piochez 6 cartes,|gardez-en 4.|TURN ▶ Mélanges

@@ -17,38 +17,31 @@ from potager.core.gestures import LONG, SHORT
 from potager.ui import table, view
 from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, right
 
-
-def default_setup():
-    values = table.default_setup(3)
-    values["sp"] = list(range(12))  # the catalogue; the first 6/8/10 are in play
-    return values
-
-
-def setup_fields(app, values):
-    out = table.setup_fields(app, values)
-    for i in range(2 * values["players"] + 2):
-        out.append(("#" + str(i + 1), app.tr("a.tree_name_" + str(values["sp"][i]))))
-    return out
+# the players, the first player, a colour per player, then the species in play: "sp" is the
+# catalogue's order, its first 2 a player + 2 in play (a field of the mode's own: setup_line,
+# setup_move)
+SETUP = (
+    table.players(3),
+    table.FIRST,
+    table.SEATS,
+    table.field("sp", default=list(range(12)), rows=(2, 2)),
+)
 
 
-def setup_change(values, field, delta):
-    n = values["players"]
-    if field < 2 + n:
-        reason = table.setup_change(values, field, delta, "arboretum")
-        col = values["col"]
-        for p in range(values["players"]):  # a seat added may bring a colour already taken
-            while col[p] in col[:p]:
-                col[p] = (col[p] + 1) % len(COLOURS)
-        return reason
-    # a species slot: the next species of the catalogue not in play yet (swapped in)
+def setup_line(app, values, name, slot):
+    return ("#" + str(slot + 1), app.tr("a.tree_name_" + str(values["sp"][slot])))
+
+
+def setup_move(values, name, slot, delta):
+    # the next species of the catalogue not in play yet, swapped in
     sp = values["sp"]
-    slot = field - 2 - n
-    found = sp[slot]
+    in_play = 2 * values["players"] + 2
+    species = sp[slot]
     for _ in range(12):
-        found = (found + delta) % 12
-        k = sp.index(found)
-        if k >= 2 * n + 2:
-            sp[k], sp[slot] = sp[slot], found
+        species = (species + delta) % 12
+        k = sp.index(species)
+        if k >= in_play:
+            sp[k], sp[slot] = sp[slot], species
             return None
     return "bad_action"
 

@@ -22,37 +22,20 @@ from potager.core.table import NEXT, next_in
 from potager.ui import table
 from potager.ui.view import COLOURS, COLS, CURSOR, dim, fit, names_in, player_tag, right
 
-
-def default_setup():
-    values = table.default_setup()
-    values["opt"] = 0  # option bits, as the state's
-    return values
-
-
-def setup_fields(app, values):
-    # players, the four options (Tomato Dice, the variant most played, one DOWN away), first
-    # and last player, then a colour per player
-    out = table.setup_fields(app, values)
-    for i in range(4):
-        on = values["opt"] >> i & 1
-        text = app.tr("dt.per_vine_" + str(on)) if i == 3 else app.tr("on" if on else "off")
-        out.insert(1 + i, (app.tr("dt.option_no_" + str(i)), text))
-    out.insert(6, (app.tr("dt.last_player"), table.label(app, values, -1)))
-    return out
-
-
-def setup_change(values, field, delta):
-    if 1 <= field < 5:
-        if field == 2 and values["players"] == 1:
-            return "dt_solo_no_overdose"
-        values["opt"] ^= 1 << (field - 1)
-        return None
-    # the last player is the one before the first: moving either moves both
-    field = 1 if field in (5, 6) else field - 5 if field > 6 else field
-    reason = table.setup_change(values, field, delta, "diced_tomatoes")
-    if values["players"] == 1:
-        values["opt"] &= 13  # no Karma Overdose in solo
-    return reason
+# players, the four options as the state's option bits (Tomato Dice, the variant most
+# played, one DOWN away; no Karma Overdose in solo), first and last player, then a colour per
+# player
+NOT_SOLO = ("players", 1, "dt_solo_no_overdose")  # off while one plays
+SETUP = (
+    table.players(),
+    table.field("opt", "dt.option_no_0", table.ON_OFF, bit=0),
+    table.field("opt", "dt.option_no_1", table.ON_OFF, held=NOT_SOLO, bit=1),
+    table.field("opt", "dt.option_no_2", table.ON_OFF, bit=2),
+    table.field("opt", "dt.option_no_3", ("dt.per_vine_0", "dt.per_vine_1"), bit=3),
+    table.FIRST,
+    table.field("last", "dt.last_player"),
+    table.SEATS,
+)
 
 
 def new_state(values):

@@ -13,16 +13,7 @@ from potager.ui.view import COLS, CURSOR, fit, player_tag, right
 BIG_STEP = 10
 
 
-def default_setup():
-    return table.default_setup()
-
-
-def setup_fields(app, values):
-    return table.setup_fields(app, values)
-
-
-def setup_change(values, field, delta):
-    return table.setup_change(values, field, delta, "free")
+SETUP = (table.players(), table.FIRST, table.SEATS)
 
 
 def new_state(values):

@@ -54,22 +54,12 @@ entries = (
 )
 
 
-def default_setup():
-    values = table.default_setup()
-    values["quick"] = 0
-    return values
-
-
-def setup_fields(app, values):
-    words = app.tr("hc.quick_draft").split("|")  # the label, then off and on
-    return table.setup_fields(app, values) + [(words[0], words[1 + values["quick"]])]
-
-
-def setup_change(values, field, delta):
-    if field == values["players"] + 2:
-        values["quick"] = 1 - values["quick"]
-        return None
-    return table.setup_change(values, field, delta, "horticolor")
+SETUP = (
+    table.players(),
+    table.FIRST,
+    table.SEATS,
+    table.field("quick", "hc.quick_draft", table.ON_OFF),
+)
 
 
 def new_state(values):

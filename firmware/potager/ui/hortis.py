@@ -22,34 +22,16 @@ from potager.ui import table
 __import__("potager.core.games.hortis")
 
 
-def default_setup():
-    values = table.default_setup(1)
-    values.update({"g": 0, "lv": 0, "rc": 0})  # game, live count, recipe challenge
-    return values
-
-
-def setup_fields(app, values):
-    # Game, count, players, recipes, then a colour per player.
-    tr = app.tr
-    out = [
-        (tr("hortis.game"), tr("hortis.game" + str(values["g"]))),
-        (tr("hortis.count"), tr("hortis.count" + str(values["lv"]))),
-        (tr("players"), str(values["players"])),
-        (tr("hortis.recipes"), tr("on" if values["rc"] else "off")),
-    ]
-    return out + table.setup_fields(app, values)[2:]
-
-
-def setup_change(values, field, delta):
-    if field == 1 and values["g"]:
-        return "hortis_live_automne"
-    if field in (0, 1, 3):
-        key = ("g", "lv", "", "rc")[field]
-        values[key] = 1 - values[key]
-        values["lv"] = 0 if values["g"] else values["lv"]
-        return None
-    # players, then the colours: the table's fields 0 and 2...
-    return table.setup_change(values, 0 if field == 2 else field - 2, delta, "hortis")
+# The game (Automne or the base game), the count (quick, or live: Automne only), the players,
+# the recipe challenge, then a colour per player.
+AUTOMNE_ONLY = ("g", 1, "hortis_live_automne")  # quick while the game is the base game's
+SETUP = (
+    table.field("g", "hortis.game", ("hortis.game0", "hortis.game1")),
+    table.field("lv", "hortis.count", ("hortis.count0", "hortis.count1"), held=AUTOMNE_ONLY),
+    table.players(1),
+    table.field("rc", "hortis.recipes", table.ON_OFF),
+    table.SEATS,
+)
 
 
 def upcoming(values):

@@ -2,6 +2,7 @@
 # base (TURN, undo, menu, help) and the ring that shows who is where and whose turn it is.
 
 from potager.core import clock, keys, registry, table
+from potager.core.compat import const
 from potager.core.gestures import LONG, SHORT
 from potager.ui import view
 from potager.ui.screens import Screen
@@ -19,32 +20,31 @@ NO_TURNS: tuple = ("pause", "pass", "skip", "stats", "round+", "round-", table.S
 NO_TURNS += (table.S_LAP, table.S_TT, table.S_TB, table.S_INC, table.S_RT)
 
 
-# The setup form's table fields live in potager.ui.table_setup, compiled for the setup only
-# (the game forgets it: RAM).
-def default_setup(players=4):
-    from potager.ui import table_setup
+# A mode's setup form is data: its screen module's SETUP, a tuple of fields in the order the
+# form shows them, each made by field(); potager.ui.table_setup lays them out and changes them
+# (compiled for the setup only: the game forgets it).
+NAME = const(0)  # the key of the form's values the field sets (new_state() reads them)
+LABEL = const(1)  # its text key
+CHOICES = const(2)  # the text keys of its values, cycled through; None: a number of its own
+DEFAULT = const(3)  # its value on a new form
+HELD = const(4)  # (name, value, reason): held at DEFAULT, refused with reason, while that value
+BIT = const(5)  # >= 0: the field is this bit of an int value (a rules option's flag)
+ROWS = const(6)  # (per player, more): rows the field shows, e.g. (1, 0) a row per player
 
-    return table_setup.default_setup(players)
-
-
-def label(app, values, step=0):
-    from potager.ui import table_setup
-
-    return table_setup.label(app, values, step)
-
-
-def setup_fields(app, values):
-    from potager.ui import table_setup
-
-    return table_setup.setup_fields(app, values)
+ON_OFF = ("off", "on")
 
 
-def setup_change(values, field, delta, mode):
-    # The players as many as the mode's descriptor allows (registry LOW, HIGH).
-    from potager.ui import table_setup
+def field(name, label=None, choices=None, default=0, held=None, bit=-1, rows=(0, 1)):
+    return (name, label, choices, default, held, bit, rows)
 
-    mode = registry.entry(mode)
-    return table_setup.setup_change(values, field, delta, mode[registry.LOW], mode[registry.HIGH])
+
+def players(default=4):
+    # the players: as many as the mode's descriptor allows (registry LOW, HIGH)
+    return field("players", "players", default=default)
+
+
+FIRST = field("first", "first")  # the first player's seat, or random (the last choice)
+SEATS = field("col", rows=(1, 0))  # a row per player: their colour (OK: their name)
 
 
 class GameScreen(Screen):
