@@ -4,9 +4,11 @@ The firmware runs in the calling thread with ``runpy.run_path``, as CircuitPytho
 While it runs, ``time.sleep``, ``time.monotonic`` and ``time.monotonic_ns`` are replaced: in
 that thread, a sleep is where the simulator acts (run the displays' background refresh, record
 a frame, move the virtual clock, deliver key events, apply script commands, fire the
-watchdog); other threads keep the real functions. To take the CPU away (power cut, reset, end
-of the script) the simulator raises :class:`StopFirmware` from a sleep or from an NVM write:
-a BaseException, so the firmware's ``except Exception`` recovery lets it unwind.
+watchdog); other threads keep the real functions. The firmware's ``gc.collect()`` gathers
+only CPython's youngest generation (reference counts free the rest). To take the CPU away
+(power cut, reset, end of the script) the simulator raises :class:`StopFirmware` from a sleep
+or from an NVM write: a BaseException, so the firmware's ``except Exception`` recovery lets it
+unwind.
 """
 
 import builtins
