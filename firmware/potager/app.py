@@ -31,6 +31,13 @@ BOOT_KEY_MS = const(600)  # BACK pressed this soon after the keys are scanned: t
 # Less heap free than this after a frame: collected then (prefetch). The emulated Pico
 # collects by itself while ~40 KB are still reported free; a key's step allocates up to ~14 KB.
 TIDY_BYTES = const(56 * 1024)
+# The device's clock, App.hx: one list, the shape the export (core.history_lines) and the
+# save's clock (Saving.clock) read; its places (private: folded by the compiler, free)
+_HX_SESSION = const(1)  # power session, counted in the save
+_HX_UPTIME = const(2)  # whole seconds since boot
+_HX_START_PLAYER = const(3)  # of the game in progress
+_HX_GAME_START = const(4)  # the uptime at its start (a paused table's seconds added)
+_HX_TICKS = const(5)  # the ticks of the last whole second
 
 current = None  # the running App, for the simulator and the REPL
 
@@ -70,10 +77,11 @@ class App:
         self.history = []  # finished games (core.history records)
         self.records = {}  # per mode, kept across games and power cycles (e.g. personal bests)
         self.roster = None  # the names of players.txt, read by the first setup (potager.roster)
-        # The device has no clock; for the history (core.history) and its export, one list
-        # (few names: RAM): [device id, power session (counted in the save), whole seconds
-        # since boot, start player of the game in progress, the uptime at its start, the
-        # ticks of the last whole second]
+        # The device has no clock; for the history (core.history) and its export, one list:
+        # [device id, power session (counted in the save), whole seconds since boot, start
+        # player of the game in progress, the uptime at its start, the ticks of the last whole
+        # second] (_HX_* above). Its fields as attributes would cost 6 qstrs, 288 bytes of
+        # heap (CircuitPython's 32-bit VM): not for RAM, it stays a list for its readers.
         self.hx = [self.system.uid() if hasattr(self.system, "uid") else "", 1, 0, 0, 0, now]
         # When the keys began to be scanned (main() sets it: power-on); the safe menu's window
         # is measured from there with the keys' own times, however long boot() takes. None
@@ -139,12 +147,12 @@ class App:
         """One pass of the main loop: input, timers, drawing, saving. Idle: allocates nothing."""
         self.now = now
         hx = self.hx
-        seconds = ticks_diff(now, hx[5]) // 1000
+        seconds = ticks_diff(now, hx[_HX_TICKS]) // 1000
         if seconds > 0:
-            hx[2] += seconds
+            hx[_HX_UPTIME] += seconds
             if self.clock.paused and self.engine is not None:
-                hx[4] += seconds  # a paused table is not playing: not in the game's duration
-            hx[5] = (hx[5] + seconds * 1000) % 0x20000000  # ticks wrap at 2**29
+                hx[_HX_GAME_START] += seconds  # a paused table is not playing: not in its duration
+            hx[_HX_TICKS] = (hx[_HX_TICKS] + seconds * 1000) % 0x20000000  # ticks wrap at 2**29
         # Stored times never age past 2**27 ms (37 h), so every tick difference stays valid
         # after days of uptime (ticks_diff holds within 2**28 ms, 74.6 h).
         self.last_input = since(now, self.last_input)
@@ -449,8 +457,8 @@ class App:
     # ------------------------------------------------------------ game state
     def start_game(self, mode, state):
         registry.forget("potager.ui.setup")  # the form's RAM goes to the game
-        self.hx[3] = state["act"]
-        self.hx[4] = self.hx[2]
+        self.hx[_HX_START_PLAYER] = state["act"]
+        self.hx[_HX_GAME_START] = self.hx[_HX_UPTIME]
         self.clock = Clock(self.now)  # the first turn starts now, not during the setup
         registry.forget("potager.ui.table_setup")  # the setup's fields: RAM to the game
         registry.forget("potager.core.table_check")  # (the new state checked)
@@ -502,7 +510,12 @@ class App:
             totals,
             winners,
             state.get("names"),  # chosen at setup (potager.ui.setup)
-            [hx[3], hx[2] - hx[4], hx[1], hx[2]],
+            [
+                hx[_HX_START_PLAYER],
+                hx[_HX_UPTIME] - hx[_HX_GAME_START],
+                hx[_HX_SESSION],
+                hx[_HX_UPTIME],
+            ],
         )
         i -= len(self.history)  # games dropped: past the count kept, then to fit the NVM
         i += self.saving.room(self.history)

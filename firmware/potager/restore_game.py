@@ -7,8 +7,6 @@ action that fails ends the game's replay there (the game resumes before it, and 
 told how many actions were dropped); a field that fails is dropped alone. A record that does
 not decode leaves the state of the records before it; the replay's work is bounded (a hang at
 boot would be a watchdog boot loop). Imported only when there is a save, then forgotten.
-Names are reused from the rest of the firmware where they fit: every new identifier costs
-an interned string for good on the board (docs/adding-a-mode.md).
 """
 
 from potager import lang
@@ -140,16 +138,16 @@ class Replay:
         the engine: op + 128 (JOINED) is part of the step before it, the reducer never sees the
         flag, and a step goes into the base whole."""
         self.used += 1
-        found = False
+        kept = False
         op, a, b = action
         if self.used <= PLENTY:
             try:
-                found = self.rules.reduce(self.state, (op & 127, a, b)) is None
-                if found:
+                kept = self.rules.reduce(self.state, (op & 127, a, b)) is None
+                if kept:
                     self.rules.check(self.state)
             except Exception:
-                found = False
-        if not found:
+                kept = False
+        if not kept:
             self.redo()
             return False
         self.log.append(action)
@@ -207,24 +205,37 @@ def load(store):
     for the app to take once this module is gone: (status, (message key, count) or None,
     Replay). A snapshot that does not decode falls back to the one before."""
     order = [i for i in range(len(store.records)) if store.records[i][0] == 0]  # snapshots
-    found = None
+    replay = None
     for i in reversed(order):
-        found = Replay()
-        if found.replay(store, i):
+        replay = Replay()
+        if replay.replay(store, i):
             break
-        found = None
+        replay = None
     store.records = []  # RAM: the journal is read again only at the next boot
-    if found is None:
+    if replay is None:
         return persist.CORRUPT, None, None
     # the fields, plain; dirty: a snapshot then replaces what was not kept
-    dirty = found.dirty or i != order[-1]
-    data = (found.lang, found.settings, found.hist, found.rec, found.mode, found.rules, found.base)
-    data = data + (found.log, found.start, dirty, found.clock, found.checkpoint, found.view)  # type: ignore[assignment]
-    if found.gone:
-        return persist.OK, ("save6", found.gone), data  # "# actions dropped"
+    dirty = replay.dirty or i != order[-1]
+    data = (
+        replay.lang,
+        replay.settings,
+        replay.hist,
+        replay.rec,
+        replay.mode,
+        replay.rules,
+        replay.base,
+        replay.log,
+        replay.start,
+        dirty,
+        replay.clock,
+        replay.checkpoint,
+        replay.view,
+    )
+    if replay.gone:
+        return persist.OK, ("save6", replay.gone), data  # "# actions dropped"
     for k in (5, 4, 2, 3, 6):  # game, history, settings, records, older record
-        if k in found.lines:  # the one line says what matters most: texts save7..save11
-            return persist.OK, ("save" + str(k + 5), len(found.hist)), data
+        if k in replay.lines:  # the one line says what matters most: texts save7..save11
+            return persist.OK, ("save" + str(k + 5), len(replay.hist)), data
     return persist.OK, None, data
 
 

@@ -50,7 +50,7 @@ class Saving:
         """The journal now holds the app's state; its log begins at chain position `start`."""
         engine = app.engine
         self.settings = 0  # set to 1 by the app when a setting or the language changes
-        self.count = len(app.history)
+        self.games = len(app.history)  # the games the journal holds
         self.seq = app.history[-1][0] if app.history else 0  # the newest game's seq
         self.engine = engine
         if engine:
@@ -60,8 +60,7 @@ class Saving:
         self.dirty = False
 
     def delta(self, app, now):
-        """(patch, first, actions, start) since the last record, or None: write a snapshot.
-        Names are reused from elsewhere: each new one costs RAM on the board for good."""
+        """(patch, first, actions, start) since the last record, or None: write a snapshot."""
         if self.dirty or not self.store.end:
             return None  # a chain starts with a snapshot (first save, after a wipe)
         patch = {}
@@ -80,8 +79,8 @@ class Saving:
         k = 0
         while k < len(history) and history[k][0] <= self.seq:
             k += 1
-        if self.count > k:
-            patch["gone"] = self.count - k
+        if self.games > k:
+            patch["gone"] = self.games - k
         if k < len(history):
             patch["games"] = history[k:]
         engine = app.engine
@@ -102,13 +101,13 @@ class Saving:
         self.unsaved = self.urgent = False
         self.last_write = now
         store = self.store
-        found = self.delta(app, now)
-        if found is not None:
-            payload = persist.encode_payload(found[0], found[2], found[1])
+        delta = self.delta(app, now)
+        if delta is not None:
+            payload = persist.encode_payload(delta[0], delta[2], delta[1])
             if store.room(payload):
                 if not store.save(payload, 1):  # a delta
                     return False
-                self.saved(app, found[3])
+                self.saved(app, delta[3])
                 return True
         engine = app.engine
         meta = {"lang": app.language, "set": app.power.settings, "mode": app.mode, "base": None}
@@ -149,5 +148,5 @@ class Saving:
 def selection(app):
     # The game screen's cursor (GameScreen.selection), None while it is not at the bottom of
     # the screens (a new game's setup opened over a game in progress).
-    found = getattr(app.stack[0], "selection", None)
-    return found(app) if found is not None else None
+    cursor_of = getattr(app.stack[0], "selection", None)
+    return cursor_of(app) if cursor_of is not None else None

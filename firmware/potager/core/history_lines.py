@@ -7,8 +7,7 @@ Export protocol (USB serial, one line each, ASCII):
   END <count>*CCCC
 Lists comma-separated, "-" if empty; a name is UTF-8 with every byte outside [0-9A-Za-z] as
 %XX; <device> is the board's id in hex ("-" if unknown). Format 1 lines (still read by the
-computer) had "POTAGER 1 <count>" and GAME lines ending at <winners>. Few names here and in
-the app (RAM: each one is interned on the board).
+computer) had "POTAGER 1 <count>" and GAME lines ending at <winners>.
 CCCC = CRC-16/CCITT-FALSE of the text before the '*', four hex digits.
 """
 

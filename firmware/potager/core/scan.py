@@ -40,10 +40,10 @@ def load(self):
                 self.seq = seq
                 pos = self.end = start + length
                 continue
-        found = bytes(nvm[pos + 1 : size]).find(persist.MAGIC)  # the next record, if any
-        if found < 0:
+        next_at = bytes(nvm[pos + 1 : size]).find(persist.MAGIC)  # the next record, if any
+        if next_at < 0:
             break
-        pos += 1 + found
+        pos += 1 + next_at
         skips -= 1
     if status is not None:
         self.blank = False  # another firmware's save: the next save starts the sector afresh

@@ -1,15 +1,14 @@
 """The invariants of the table's fields (see potager.core.table), checked when a save is
 restored and by the tests; loaded only then. It imports nothing back from core.table: the
-table's check_table, which loads it, passes the limits (under their own names: no new
-identifier to intern on the board)."""
+table's check_table, which loads it, passes the limits."""
 
 
-def check(state, MAX_PLAYERS, MAX_ROUND):
+def check(state, max_players, max_round):
     """The table's invariants (core.table.check_table): raises AssertionError."""
     n = state["n"]
-    assert 1 <= n <= MAX_PLAYERS
+    assert 1 <= n <= max_players
     assert 0 <= state["act"] < n and 0 <= state["first"] < n
-    assert 1 <= state["rnd"] <= MAX_ROUND
+    assert 1 <= state["rnd"] <= max_round
     assert len(state["col"]) == n and len(set(state["col"])) == n
     assert len(state["seat"]) == n and len(set(state["seat"])) == n
     assert 0 <= state["out"] <= max(0, (1 << n) - 2)  # everyone out starts the next round
@@ -24,7 +23,7 @@ def check(state, MAX_PLAYERS, MAX_ROUND):
     for key in ("bk", "used", "turns", "long"):
         assert len(state[key]) == n
     log = state.get("log", [])
-    assert len(log) <= MAX_PLAYERS
+    assert len(log) <= max_players
     for p, a, b, _, out, _ in log:
         assert 0 <= p < n and 0 <= a <= state["used"][p] and 0 <= b <= state["long"][p]
         assert out in (0, 1) and (not out or state["out"] >> p & 1)

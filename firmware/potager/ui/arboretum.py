@@ -6,7 +6,7 @@
 # still to enter, "-" without the right to score; row 4: key hints. RIGHT opens the species
 # (hands, right to score, paths: ``arboretum_species``) or the totals (``arboretum_totals``).
 # RAM: text keys have 11+ characters (shorter string constants would stay in RAM as qstrs on
-# MicroPython) and names reuse the framework's; see potager.core.games.arboretum.
+# MicroPython); see potager.core.games.arboretum.
 
 import gc
 import sys
@@ -156,10 +156,10 @@ class GameScreen(table.GameScreen):
 def finish(app):
     # End of the game: every path entered and ties broken, else say what is missing.
     state = app.engine.state
-    total, found = arboretum.totals(state)
-    if found >= 0:
+    total, waiting = arboretum.totals(state)
+    if waiting >= 0:
         app.show_game()
-        app.screen().cursor = found
+        app.screen().cursor = waiting
         app.refuse("paths_to_enter")
         return
     winners = arboretum.winners(state, total)
@@ -171,12 +171,12 @@ def finish(app):
     # where the points came from: each species a player scored, short name and points
     parts = []
     for p in range(state["n"]):
-        found = []
+        scored = []
         for s in range(len(state["sp"])):
             score = arboretum.scores(state, s)[p]
             if score and score > 0:
-                found.append(label(app, state, s) + " " + str(score))
-        lines = fit_words(found or ["0"], COLS - 2)
+                scored.append(label(app, state, s) + " " + str(score))
+        lines = fit_words(scored or ["0"], COLS - 2)
         parts.append("\n".join(lines))
     app.show_game()  # off the totals screen: its module can go before the results' comes in
     drop()

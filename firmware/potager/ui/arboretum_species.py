@@ -70,20 +70,20 @@ class SpeciesScreen(Screen):
         s = self.s
         b = 1 << self.col
         h = state["h"]
-        found = -1
+        holder = -1
         for p in range(n):
             if h[s * n + p] & b:
-                found = p
-        p = found
+                holder = p
+        p = holder
         text = None
         for _ in range(n + 1):
             state = app.engine.state  # (a refusal may have rebuilt it)
             h = state["h"]
             p = (p + 1 + step * count) % (n + 1) - 1  # -1 (nobody), 0 .. n-1
-            count = 1  # (a name the framework has already: no new qstr)
-            if p == found:
+            count = 1  # past the first move, one hand at a time
+            if p == holder:
                 break  # round to where it was: every other hand is full, nothing moves
-            out = [] if found < 0 else [(arboretum.HAND, s * 4 + found, h[s * n + found] ^ b)]
+            out = [] if holder < 0 else [(arboretum.HAND, s * 4 + holder, h[s * n + holder] ^ b)]
             if p >= 0:
                 out.append((arboretum.HAND, s * 4 + p, h[s * n + p] | b))
             if app.engine.apply(out) is None:
@@ -187,8 +187,8 @@ class PathScreen(ListScreen):
             player_tag(app.engine.state, self.player) + " " + label(app, app.engine.state, self.s)
         )
         code = self.code
-        found = "?" if arboretum.bad_path(code) else str(arboretum.path_points(code))
-        return split(text, "= " + found, COLS)
+        points = "?" if arboretum.bad_path(code) else str(arboretum.path_points(code))
+        return split(text, "= " + points, COLS)
 
     def items(self, app):
         code = self.code
@@ -223,7 +223,7 @@ class PathScreen(ListScreen):
     def choose(self, app, index):
         state = app.engine.state
         code = self.code if self.code & 15 else 0
-        found = None in arboretum.scores(state, self.s)  # this species: a path still to enter
+        was_waiting = None in arboretum.scores(state, self.s)  # this species: a path still to enter
         if not app.act((arboretum.PATH, self.s * 4 + self.player, code)):
             return
         p = first(state, self.s, self.player)
@@ -231,7 +231,7 @@ class PathScreen(ListScreen):
             app.replace(PathScreen(state, self.s, p))
             return
         app.pop()
-        if not found or None in arboretum.scores(state, self.s):
+        if not was_waiting or None in arboretum.scores(state, self.s):
             return  # a path changed, or one still to enter: stay on this species
         if arboretum.totals(state)[1] < 0:
             from potager.ui.arboretum import sub

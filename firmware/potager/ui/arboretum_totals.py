@@ -64,12 +64,12 @@ class TotalsScreen(ListScreen):
 
     def rows(self, app):
         state = app.engine.state
-        total, found = arboretum.totals(state)
+        total, waiting = arboretum.totals(state)
         top = arboretum.leaders(total)
         out = self.typed(state)
         # no winner while a path is still to enter or a count typed is not saved: the totals
         # are not final yet (a count missing: winners() says None)
-        winners = arboretum.winners(state, total) if found < 0 and not out else None
+        winners = arboretum.winners(state, total) if waiting < 0 and not out else None
         self.lit = 0
         text = "?"
         if winners is not None:

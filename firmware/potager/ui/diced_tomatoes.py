@@ -8,9 +8,11 @@
 # miss, · empty); row 4: what the table must know now (Karma to lose at TURN, dice passed on,
 # dice to roll, who plays last) or the key hints.
 #
-# RAM: the board compiles this in RAM and keeps every name and every string of 10 characters
-# or less as a qstr for good: names reuse the framework's, text keys are longer, comments
-# rather than docstrings (see potager.core.games.diced_tomatoes).
+# RAM: comments rather than docstrings (a docstring is read into RAM); text keys are longer
+# than 10 characters (see potager.core.games.diced_tomatoes). Names and glyphs say what they
+# are: reusing the framework's names (`found` a count, then a text) and slicing the glyphs
+# out of one string saved 64 bytes of heap for the mode's screens (2 qstrs, measured on
+# CircuitPython's 32-bit VM from .mpy), which the board's 60 KB at the lowest can spare.
 
 
 import sys
@@ -45,15 +47,17 @@ def new_state(values):
 
 def label(app, key, *values):
     # the text `key` with its {} filled in, in order
-    found = app.tr(key)
+    filled = app.tr(key)
     for value in values:
-        found = found.replace("{}", str(value), 1)
-    return found
+        filled = filled.replace("{}", str(value), 1)
+    return filled
 
 
-# the rows' glyphs in one string (one qstr): K(arma), thirds of a heart none ' ", an empty
-# slot, a solo miss
-GLYPHS = "K '\"·×"
+# the rows' glyphs: K(arma), thirds of a heart (none, ' and "), an empty slot, a solo miss
+KARMA = "K"
+THIRDS = (" ", "'", '"')
+EMPTY_SLOT = "·"
+SOLO_MISS = "×"
 
 
 def mark(state, p):
@@ -62,18 +66,18 @@ def mark(state, p):
     out = ""
     for i in range(6):
         if i >= len(h):
-            out += GLYPHS[4] + " "
+            out += EMPTY_SLOT + " "
         elif h[i] == i + 1 and (state["opt"] & 1 or state["n"] == 1):
             out += str(h[i]) + "*"
         else:
-            out += str(h[i]) + (GLYPHS[5] if state["n"] == 1 else " ")
+            out += str(h[i]) + (SOLO_MISS if state["n"] == 1 else " ")
     return out
 
 
 def item(state, p, cursor):
     head = (CURSOR if cursor else " ") + player_tag(state, p) + table.mark(state, p)
-    found = GLYPHS[0] + right(str(state["ka"][p]), 2) + GLYPHS[1 + state["th"][p]]
-    return head + found + mark(state, p)
+    karma = KARMA + right(str(state["ka"][p]), 2) + THIRDS[state["th"][p]]
+    return head + karma + mark(state, p)
 
 
 def text(app, state):
@@ -84,11 +88,11 @@ def text(app, state):
     if state["ka"][p] > 6:
         return app.tr("dt.status_surplus")
     if state["held"]:
-        found = "%p " + label(app, "dt.status_passes", state["held"]) + " %a"
-        return names_in(state, found, (("%p", p), ("%a", next_in(state, p))))
+        status = "%p " + label(app, "dt.status_passes", state["held"]) + " %a"
+        return names_in(state, status, (("%p", p), ("%a", next_in(state, p))))
     if state["extra"]:
-        found = "%p " + label(app, "dt.status_rolls", state["extra"])
-        return names_in(state, found, (("%p", p),))
+        status = "%p " + label(app, "dt.status_rolls", state["extra"])
+        return names_in(state, status, (("%p", p),))
     if state["full"] >= 0:
         return names_in(state, "%p " + app.tr("dt.status_last"), (("%p", state["mark"]),))
     return app.tr("dt.status_hints")
@@ -102,8 +106,7 @@ def title(app, state):
     return app.tr("round") + " " + str(state["rnd"])
 
 
-# (names the app already has: on the board each new name is a qstr in RAM for good)
-def top(n, cursor, seats=3):
+def first_shown(n, cursor, seats=3):
     # the player on row 1: the cursor's row stays in view, with its neighbours
     return min(max(cursor - 1, 0), max(n - seats, 0))
 
@@ -117,10 +120,10 @@ def lines(app, state, cursor, laid, fresh=(), seats=3):
     if n == 1:
         out.append(item(state, 0, False))
         out.append(fit(app.tr("dt.solo_goal"), 9) + "1 2 3 4 5 6 ")
-        found = dt.parts(state["hv"][0], 0, 0, 0, 0)[5]
-        out.append(fit(label(app, "dt.solo_matched", found), COLS))
+        matched = dt.parts(state["hv"][0], 0, 0, 0, 0)[5]
+        out.append(fit(label(app, "dt.solo_matched", matched), COLS))
         return out
-    first = top(n, cursor, seats)
+    first = first_shown(n, cursor, seats)
     for p in range(first, first + seats):
         if p >= n:
             out.append(" " * COLS)
@@ -158,23 +161,20 @@ def sub(name):
 class GameScreen(table.GameScreen):
     kept: tuple = ()  # (set per screen)
     HELP: tuple = (
-        (
-            ("↑↓", "dt.help_player"),
-            ("→ ← →~ ←~ "[0:1], "dt.help_harvest"),  # (one long string: no qstrs)
-            ("→ ← →~ ←~ "[2:3], "dt.help_spend_karma"),
-            ("→ ← →~ ←~ "[4:6], "dt.help_third_heart"),
-            ("→ ← →~ ←~ "[7:9], "dt.help_not_placed"),
-            (GLYPHS[0], "dt.help_karma"),  # the row's glyphs (one string, no qstr)
-            (GLYPHS[2:4], "dt.help_thirds"),
-            (GLYPHS[4], "dt.help_empty_slot"),
-        )
-        + table.GameScreen.HELP
-    )
+        ("↑↓", "dt.help_player"),
+        ("→", "dt.help_harvest"),
+        ("←", "dt.help_spend_karma"),
+        ("→~", "dt.help_third_heart"),
+        ("←~", "dt.help_not_placed"),
+        (KARMA, "dt.help_karma"),  # the row's glyphs
+        (THIRDS[1] + THIRDS[2], "dt.help_thirds"),
+        (EMPTY_SLOT, "dt.help_empty_slot"),
+    ) + table.GameScreen.HELP
 
     def __init__(self, app):
         self.cursor = self.act = app.engine.state["act"]
         self.sub = None  # a sub-screen to open at the next tick (asked from the menu)
-        self.count = self.mark = 0  # the hold of ← going on: dice not placed, its revision
+        self.hold_dice = self.hold_revision = 0  # the hold of ← going on: dice not placed
         self.kept = (None, -1, [])  # engine, revision, each player's row (see laid)
         # the framework's menu and help, compiled now while RAM is in few pieces: opened
         # later, in the middle of a game, it may not find room
@@ -206,31 +206,31 @@ class GameScreen(table.GameScreen):
             # with the turn (the next player rolls 3 + them); the whole hold is one undo step,
             # the last one replaced by one with a die more (the menu's form: without TURN)
             if kind == LONG:
-                self.count = 0
+                self.hold_dice = 0
                 if state["end"]:
                     app.refuse("dt_game_is_over")
                     return True
                 self.seconds = app.clock.turn_seconds(app.now)  # the turn's, kept
-                found = state["held"] + 1
-            elif self.count and app.engine.revision == self.mark:
-                found = self.count + 1
+                dice = state["held"] + 1
+            elif self.hold_dice and app.engine.revision == self.hold_revision:
+                dice = self.hold_dice + 1
                 app.engine.undo()
             else:
                 return True  # refused at the start, or another key came in between
-            if self.turn(app, key, kind, found):
-                self.count = found
-            elif self.count:  # more than were rolled: the count before stays
-                self.turn(app, key, kind, self.count)
-            self.mark = app.engine.revision
+            if self.turn(app, key, kind, dice):
+                self.hold_dice = dice
+            elif self.hold_dice:  # more than were rolled: the count before stays
+                self.turn(app, key, kind, self.hold_dice)
+            self.hold_revision = app.engine.revision
         elif key == keys.RIGHT and kind == LONG:
             if app.act((dt.THIRD, 0, 0)):  # a die on an opponent's vine: 1/3 of a heart
-                found = state["th"][p]
-                found = (
-                    label(app, "dt.karma_thirds", found)
-                    if found
+                thirds = state["th"][p]
+                said = (
+                    label(app, "dt.karma_thirds", thirds)
+                    if thirds
                     else label(app, "dt.karma_heart", state["ka"][p])
                 )
-                app.say(names_in(state, "%p " + found, (("%p", p),)))
+                app.say(names_in(state, "%p " + said, (("%p", p),)))
         elif key in (keys.LEFT, keys.RIGHT):
             return True  # the repeats of a hold
         elif key == keys.OK and kind == SHORT:
@@ -252,15 +252,15 @@ class GameScreen(table.GameScreen):
         if key == keys.TURN or kind == LONG:
             app.message = app.shown = None
         if count < 0:
-            found = table.GameScreen.on_key(self, app, key, kind)
+            handled = table.GameScreen.on_key(self, app, key, kind)
         else:
-            found = app.act([(dt.CARRY, count, 0), (NEXT, self.seconds, 0)])
+            handled = app.act([(dt.CARRY, count, 0), (NEXT, self.seconds, 0)])
         state = app.engine.state
         if key != keys.BACK and state["act"] != p and k > 0:
             app.say(names_in(state, "%p " + label(app, "dt.karma_lost", k), (("%p", p),)))
         if state["end"] and not end and app.screen() is self:
             self.open(app, "diced_tomatoes_end")
-        return found
+        return handled
 
     def follow(self, app):
         state = app.engine.state
@@ -292,16 +292,16 @@ class GameScreen(table.GameScreen):
 
     def rows(self, app):
         state = app.engine.state
-        found = text(app, state)
+        status = text(app, state)
         if state["n"] == 4:  # every seat in view; what the table must know replaces row 0
             rows = lines(app, state, self.cursor, self.laid(app), (), 4)
             # (the keys are in the help); a paused table keeps its PAUSE, and running clocks
             # (redrawn every second) take turns with the status every 2 s
             shown = not app.clock.paused and not (app.timers_shown() and app.now // 2000 % 2)
-            if found != app.tr("dt.status_hints") and shown:
-                rows[0] = fit(found, COLS)
+            if status != app.tr("dt.status_hints") and shown:
+                rows[0] = fit(status, COLS)
             return rows
-        return lines(app, state, self.cursor, self.laid(app)) + [fit(found, COLS)]
+        return lines(app, state, self.cursor, self.laid(app)) + [fit(status, COLS)]
 
     def leds(self, app, out):
         # the table ring, with the active player's Karma: a pixel each, clockwise after their

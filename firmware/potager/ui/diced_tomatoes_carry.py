@@ -38,11 +38,11 @@ class Form(Screen):
     def rows(self, app):
         state = app.engine.state
         p = state["act"]
-        found = player_tag(state, next_in(state, p)) + " "
+        next_player = player_tag(state, next_in(state, p)) + " "
         return [
             fit(player_tag(state, p) + " " + app.tr("dt.not_placed_title"), COLS),
             " " * COLS,
             centre(label(app, "dt.not_placed_count", self.value), COLS),
-            fit(found + label(app, "dt.status_rolls", self.value), COLS),
+            fit(next_player + label(app, "dt.status_rolls", self.value), COLS),
             fit(app.tr("dt.not_placed_hint"), COLS),
         ]

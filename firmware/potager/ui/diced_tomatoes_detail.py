@@ -5,7 +5,7 @@
 from potager.core import keys
 from potager.core.games import diced_tomatoes as dt
 from potager.core.gestures import SHORT
-from potager.ui.diced_tomatoes import GLYPHS, label, mark
+from potager.ui.diced_tomatoes import EMPTY_SLOT, SOLO_MISS, label, mark
 from potager.ui.screens import Screen
 from potager.ui.view import COLS, fit, player_tag
 
@@ -39,25 +39,25 @@ class Form(Screen):
         if state["th"][p]:
             head += label(app, "dt.detail_thirds", state["th"][p])
         # row 3: each slot's star bonus (Tomato Dice) or solo match; else the 6th-harvest +2
-        found = ""
+        bonus = ""
         if opt & 1 or state["n"] == 1:
-            found = fit(app.tr("dt.detail_bonus" if opt & 1 else "dt.solo_goal"), 7)
+            bonus = fit(app.tr("dt.detail_bonus" if opt & 1 else "dt.solo_goal"), 7)
             for i in range(6):
                 if i >= len(h):
-                    found += GLYPHS[4] + " "
+                    bonus += EMPTY_SLOT + " "
                 elif opt & 1:
-                    found += str(7 - h[i] if h[i] == i + 1 else "-") + " "
+                    bonus += str(7 - h[i] if h[i] == i + 1 else "-") + " "
                 else:
-                    found += ("*" if h[i] == i + 1 else GLYPHS[5]) + " "
+                    bonus += ("*" if h[i] == i + 1 else SOLO_MISS) + " "
         elif state["full"] == p:
-            found = app.tr("dt.detail_trigger")
+            bonus = app.tr("dt.detail_trigger")
         total = dt.parts(h, state["ka"][p], state["dv"][p], state["full"] == p, opt)
         return [
             fit(head, COLS),
             fit(app.tr("dt.detail_slot"), 7) + "1 2 3 4 5 6   ",
             fit(app.tr("dt.detail_value"), 7)
-            + mark(state, p).replace("*", " ").replace(GLYPHS[5], " ")
+            + mark(state, p).replace("*", " ").replace(SOLO_MISS, " ")
             + "  ",
-            fit(found, COLS),
+            fit(bonus, COLS),
             fit(label(app, "dt.detail_so_far", sum(total[:5])), COLS),
         ]

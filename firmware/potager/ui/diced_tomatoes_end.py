@@ -33,8 +33,8 @@ def totals(state):
 def text(app, state, t):
     # e.g. "25+11*+2K+1D+2!=41": slots, stars, Karma pairs, dice, the 6th-harvest bonus
     star = "+" + str(t[1]) + "*" if state["opt"] & 1 else ""
-    found = app.tr("dt.final_trigger") if t[4] else ""
-    return label(app, "dt.final_parts", t[0], star, t[2], t[3], found, sum(t[:5]))
+    trigger = app.tr("dt.final_trigger") if t[4] else ""
+    return label(app, "dt.final_parts", t[0], star, t[2], t[3], trigger, sum(t[:5]))
 
 
 class Form(ListScreen):
@@ -45,9 +45,9 @@ class Form(ListScreen):
 
     def state(self, app):
         # the game as it would be with the dice entered
-        found = dict(app.engine.state)
-        found["dv"] = self.values
-        return found
+        ended = dict(app.engine.state)
+        ended["dv"] = self.values
+        return ended
 
     HELP: tuple = (
         ("↑↓", "dt.help_player"),
@@ -55,9 +55,9 @@ class Form(ListScreen):
         ("←→~", "dt.help_three_dice"),
         ("OK", "dt.help_next_record"),
         ("*", "dt.help_star_bonus"),
-        ("K D !"[0], "dt.help_karma_pairs"),  # (one string, one qstr)
-        ("K D !"[2], "dt.help_dice_bonus"),
-        ("K D !"[4], "dt.help_sixth_harvest"),
+        ("K", "dt.help_karma_pairs"),
+        ("D", "dt.help_dice_bonus"),
+        ("!", "dt.help_sixth_harvest"),
         ("BACK", "h.back"),
     )
 
@@ -101,21 +101,21 @@ class Form(ListScreen):
 
         def on_yes():
             state = app.engine.state
-            found, values, best = totals(state)
-            app.finish_game(values, best, [text(app, state, t) for t in found])
+            parts, values, best = totals(state)
+            app.finish_game(values, best, [text(app, state, t) for t in parts])
 
         app.push(ConfirmScreen("dt.question_record", on_yes))
 
     def rows(self, app):
         state = self.state(app)
         title = app.tr("dt.final_title_" + str(state["opt"] >> 3 & 1))
-        found = totals(state)[0]
+        parts = totals(state)[0]
         if state["n"] > 1:
             out = menu_rows(title, self.items(app), self.cursor, 4)
-            return out + [fit(text(app, state, found[self.cursor]), COLS)]
+            return out + [fit(text(app, state, parts[self.cursor]), COLS)]
         key = "dt.solo_won_count" if len(state["hv"][0]) == 6 else "dt.solo_lost_count"
         out = menu_rows(title, self.items(app), 0, 2) + [" " * COLS]
         return out + [
-            fit(text(app, state, found[0]), COLS),
-            fit(label(app, key, found[0][5]), COLS),
+            fit(text(app, state, parts[0]), COLS),
+            fit(label(app, key, parts[0][5]), COLS),
         ]

@@ -16,7 +16,7 @@ from potager.core import keys
 from potager.core.engine import clone
 from potager.core.games import diced_tomatoes as dt
 from potager.core.gestures import LONG, SHORT
-from potager.ui.diced_tomatoes import label, lines, top
+from potager.ui.diced_tomatoes import first_shown, label, lines
 from potager.ui.screens import Screen
 from potager.ui.view import COLS, fit, names_in, player_tag
 
@@ -90,8 +90,8 @@ class Form(Screen):
         p = state["act"]
         if after["ka"][p] != state["ka"][p]:  # with who gains it, where it fits
             gain = label(app, "dt.preview_gain", after["ka"][p] - state["ka"][p])
-            found = " " + player_tag(state, p) + gain
-            out += found if len(out) + len(found) <= COLS else gain
+            who = " " + player_tag(state, p) + gain
+            out += who if len(out) + len(who) <= COLS else gain
         return out
 
     def choose(self, app, index):
@@ -106,17 +106,17 @@ class Form(Screen):
         game = app.screen()
         game.cursor = state["act"]  # back on the active player: their own vines come most
         if state["full"] != t:
-            found = label(app, "dt.last_round_to", "%p")
-            found = names_in(state, found, (("%p", state["mark"]),))
+            said = label(app, "dt.last_round_to", "%p")
+            said = names_in(state, said, (("%p", state["mark"]),))
         elif state["ka"][p] != k:
-            found = label(app, "dt.karma_gained", state["ka"][p] - k, state["ka"][p])
-            found = names_in(state, "%p " + found, (("%p", p),))
+            said = label(app, "dt.karma_gained", state["ka"][p] - k, state["ka"][p])
+            said = names_in(state, "%p " + said, (("%p", p),))
         else:
-            found = label(app, "dt.harvest_done", self.slot, v)
+            said = label(app, "dt.harvest_done", self.slot, v)
             if state["opt"] & 1 and v == self.slot:
-                found += label(app, "dt.preview_star", 7 - v)
-            found = names_in(state, "%p " + found, (("%p", self.player),))
-        app.say(found)
+                said += label(app, "dt.preview_star", 7 - v)
+            said = names_in(state, "%p " + said, (("%p", self.player),))
+        app.say(said)
         return True
 
     def leds(self, app, out):
@@ -131,15 +131,17 @@ class Form(Screen):
         fresh = () if reason else (self.player, state["act"])
         seats = 4 if state["n"] == 4 else 3  # 4 players: each seat where the game shows it
         out = lines(app, after if fresh else state, self.player, self.game.laid(app), fresh, seats)
-        row = 1 if state["n"] == 1 else 1 + self.player - top(state["n"], self.player, seats)
-        found = out[row]
+        row = (
+            1 if state["n"] == 1 else 1 + self.player - first_shown(state["n"], self.player, seats)
+        )
+        shown = out[row]
         if reason:  # the value in its slot, with ?: the vine would be uprooted
-            at = len(found) - 12 + 2 * (self.slot - 1)  # the six slots end the row
-            found = found[:at] + (str(v) if 0 <= v <= 9 else "-") + "?" + found[at + 2 :]
-        out[row] = "→" + found[1:]
-        found = fit(app.tr("r." + reason) if reason else self.text(app, state, after), COLS)
+            at = len(shown) - 12 + 2 * (self.slot - 1)  # the six slots end the row
+            shown = shown[:at] + (str(v) if 0 <= v <= 9 else "-") + "?" + shown[at + 2 :]
+        out[row] = "→" + shown[1:]
+        status = fit(app.tr("r." + reason) if reason else self.text(app, state, after), COLS)
         if seats == 4:  # on row 0, as the game's status: opening the form redraws 2 rows
-            out[0] = found
+            out[0] = status
         else:
-            out.append(found)
+            out.append(status)
         return out

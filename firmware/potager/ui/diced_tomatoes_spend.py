@@ -23,8 +23,8 @@ class Form(ListScreen):
         p = state["act"]
         if app.act((dt.SPEND, index + 1, 0)):
             app.pop()
-            found = label(app, "dt.karma_spent", index + 1, state["ka"][p])
-            app.say(names_in(state, "%p " + found, (("%p", p),)))
+            said = label(app, "dt.karma_spent", index + 1, state["ka"][p])
+            app.say(names_in(state, "%p " + said, (("%p", p),)))
             return True
         return False
 

@@ -17,9 +17,11 @@
 # RAM (tests/test_mode_horticolor.py measures it under MicroPython): the board compiles each
 # module in RAM and keeps every distinct name, every string of up to 10 characters and every
 # module's names for good; past 620 of them MicroPython needs a new 7 KB block at once, which
-# a heap broken up by play may not have. So the mode has three screen modules, reuses the
-# firmware's names, writes its text keys longer than 10 characters and a screen's lines as one
-# text split at "|", and keeps explanations in comments (a docstring is read into RAM). All
+# a heap broken up by play may not have. So the mode has three screen modules, writes its
+# text keys longer than 10 characters and a screen's lines as one text split at "|", and keeps
+# explanations in comments (a docstring is read into RAM). Its names and glyphs say what they
+# are: reused names (`count`, `held`, `found`) and glyphs indexed out of a list saved 128
+# bytes of heap (CircuitPython's 32-bit VM, .mpy), not worth the reader's guessing. All
 # three compile here, before play: a module compiled later, in a heap that play has broken
 # into small pieces, may find no block big enough (and none is much bigger than another: a
 # big module wants a big block to compile).
@@ -37,20 +39,22 @@ from potager.ui.horticolor_dice import MixScreen
 from potager.ui.screens import ConfirmScreen
 from potager.ui.view import COLS, CURSOR, fit, names_in, player_tag, right, split
 
-# each phase's keys for the help screen (then undo, redo, menu, help); the arrows' labels
-# come from one string (a shorter string in the code would stay in RAM for good)
-words = ["→", "→~", "←", "←~", "C V"]
-entries = (
+# each phase's keys for the help screen (then undo, redo, menu, help)
+PHASE_HELP = (
     (("TURN", "hc.help_mixes"),),
-    (("↑↓", "hc.help_player"), (words[0], "hc.help_valid"), (words[1], "hc.help_unvalid"))
-    + ((words[2], "hc.help_spend"), (words[3], "hc.help_dice"), ("TURN", "hc.help_phase"))
-    + (
+    (
+        ("↑↓", "hc.help_player"),
+        ("→", "hc.help_valid"),
+        ("→~", "hc.help_unvalid"),
+        ("←", "hc.help_spend"),
+        ("←~", "hc.help_dice"),
+        ("TURN", "hc.help_phase"),
         ("TURN~", "hc.help_shortage"),
-        (words[4][0], "hc.help_compost"),
-        (words[4][2], "hc.help_validated"),
+        ("C", "hc.help_compost"),
+        ("V", "hc.help_validated"),
     ),
     (("↑↓", "hc.help_player"), ("←→", "hc.help_drop"), ("TURN", "hc.help_round")),
-    (("↑↓", "hc.help_player"), (words[0], "hc.help_points"), ("TURN", "hc.help_finish")),
+    (("↑↓", "hc.help_player"), ("→", "hc.help_points"), ("TURN", "hc.help_finish")),
 )
 
 
@@ -71,7 +75,7 @@ class GameScreen(table.GameScreen):
     laid: list = []  # (set per screen)
 
     def __init__(self, app):
-        self.count = self.held = 0  # the hold of RIGHT going on: compost gained, player
+        self.hold_gain = self.hold_player = 0  # the hold of RIGHT going on: compost gained, player
         self.mark = None
         # each player's row in the mixes, with what it shows (see line)
         self.laid = [None] * app.engine.state["n"]
@@ -83,7 +87,7 @@ class GameScreen(table.GameScreen):
         if self.mark != (state["act"], state["ph"]):
             self.cursor = state["act"]
             self.mark = (state["act"], state["ph"])
-            self.HELP = entries[state["ph"]] + table.GameScreen.HELP[2:]
+            self.HELP = PHASE_HELP[state["ph"]] + table.GameScreen.HELP[2:]
 
     def on_key(self, app, key, kind):
         state = app.engine.state
@@ -144,18 +148,18 @@ class GameScreen(table.GameScreen):
             # RIGHT held: a card validated with +1 compost (its bonus), +1 more at each repeat;
             # the whole hold is one undo step (the last one replaced by one with more compost)
             if held == 1:
-                self.count = 0
-                self.held = p
-            p = self.held
-            if self.count:
+                self.hold_gain = 0
+                self.hold_player = p
+            p = self.hold_player
+            if self.hold_gain:
                 app.engine.undo()
-            if app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count + 1)]):
-                self.count += 1
-                text = " " + app.tr("hc.gain_text").replace("{}", str(self.count))
+            if app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.hold_gain + 1)]):
+                self.hold_gain += 1
+                text = " " + app.tr("hc.gain_text").replace("{}", str(self.hold_gain))
                 self.check(app, state, p, text)
                 warn(app)
-            elif self.count:
-                app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.count)])  # the limit
+            elif self.hold_gain:
+                app.act([(rules.VALID, p, 1), (rules.GAIN, p, self.hold_gain)])  # the limit
         elif delta > 0:
             if app.act((rules.VALID, p, 1)):
                 self.check(app, state, p, "")
@@ -262,7 +266,7 @@ class GameScreen(table.GameScreen):
                 self.follow(app)
             return
         totals = rules.totals(state)
-        found = app.tr("hc.result_parts")  # card points, Synergy, Earthworms
-        parts = [view.fill(found, state["fp"][3 * p : 3 * p + 3]) for p in range(state["n"])]
+        template = app.tr("hc.result_parts")  # card points, Synergy, Earthworms
+        parts = [view.fill(template, state["fp"][3 * p : 3 * p + 3]) for p in range(state["n"])]
         winners = rules.winners(list(range(state["n"])), totals, state["vc"])
         app.finish_game(totals, winners, parts, app.tr("hc.tie_rule"))

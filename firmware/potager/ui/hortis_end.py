@@ -37,8 +37,8 @@ def finish(app):
     screen = RecordsScreen(app, new)  # written now: the game's texts go with the game
     screen.totals = totals
     screen.winners = winners
-    found = app.tr("hortis.result_parts")  # the score before the recipes, the dice used
-    screen.parts = [fill(found, (used[p], hortis.dice_used(state, p))) for p in range(n)]
+    template = app.tr("hortis.result_parts")  # the score before the recipes, the dice used
+    screen.parts = [fill(template, (used[p], hortis.dice_used(state, p))) for p in range(n)]
     screen.reason = app.tr("hortis.tie_rule")
     # players taking turns over the cards (a live count); a quick count, or solo, has no turns
     screen.turns = state["lv"] and n > 1

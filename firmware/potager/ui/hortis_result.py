@@ -42,7 +42,7 @@ class ResultScreen(ListScreen):
             )
             for i in range(3):
                 text = tr(("hortis.bonus", "hortis.multiplier", "hortis.target")[i])
-                out.append((i, split(text, "◄►"[0] + str(values[i]) + "◄►"[1], COLS - 1)))
+                out.append((i, split(text, "◄" + str(values[i]) + "►", COLS - 1)))
             s, value = hortis.final(state, p)  # and won
             text = tr("hortis.final") + " " + str(s)
             out.append((-1, split(text, tr("hortis.verdict" + str(int(value))), COLS - 1)))

@@ -27,10 +27,10 @@ class ResultsScreen(ListScreen):
             self.lines.append(head + view.right(str(totals[p]), COLS - 2 - len(head)))
             for line in parts[p].split("\n") if parts else ():
                 self.lines.append(" " + line)
-        found = len([p for p in order if totals[p] == totals[order[0]]])  # tied for the best
+        tied = len([p for p in order if totals[p] == totals[order[0]]])  # tied for the best
         # why: the tie-break where it left fewer winners than were tied, and a win still
         # shared said as shared, whether a tie-break came first or not
-        self.reasons = [reason] if reason is not None and found > len(winners) else []
+        self.reasons = [reason] if reason is not None and tied > len(winners) else []
         if len(winners) > 1:
             self.reasons.append("res.still_shared" if self.reasons else "res.tie_shared")
         self.state = state if turns and max(state["turns"]) else None

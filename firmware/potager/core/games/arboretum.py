@@ -10,10 +10,11 @@
 #       cards (0 = no path, else 2-8) + 16 if all of the species + 32 if it starts with a 1
 #       + 64 if it ends with an 8
 #   ks  per player: different species in their arboretum (the tie-break), 0 = not entered
-# Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython. On MicroPython
-# every identifier and short string becomes a qstr kept in RAM for good: names here reuse the
-# framework's or Python's own where they fit, and small constants are written out; comments
-# rather than docstrings, which the board's compiler holds in one piece of RAM.
+# Pure: no hardware, runs unchanged on CPython, MicroPython and CircuitPython. Comments rather
+# than docstrings, which the board's compiler holds in one piece of RAM. The path code's bits
+# are named (private constants: folded by the compiler) and the names say what they hold;
+# numbers written out and names reused from the framework (`found`, `count`) saved nothing
+# (0 bytes of heap, no qstr: CircuitPython's 32-bit VM, .mpy).
 
 from potager.core import table
 from potager.core.compat import const
@@ -21,6 +22,12 @@ from potager.core.compat import const
 HAND = const(16)  # a: species * 4 + player, b: the values held (bit v-1 = value v)
 PATH = const(17)  # a: species * 4 + player, b: path code
 TIE = const(18)  # a: player, b: different species in their arboretum (1..species in play)
+
+# a path code: its number of cards, plus the bits below
+_CARDS = const(15)
+_PURE = const(16)  # all of the species
+_FROM_ONE = const(32)  # starts with a 1
+_TO_EIGHT = const(64)  # ends with an 8
 
 PLAYERS = (2, 4)  # 6, 8, 10 species in play: 2 * players + 2
 TURNS = 0  # the end of the game is scored: nobody takes a turn (the menus follow: ui.table)
@@ -66,17 +73,19 @@ def points(n, pure, first, last):
 # --- the device ------------------------------------------------------------------------
 def path_points(code):
     # Points of a path code (0 for no path, or one not entered).
-    n = code & 15 if code > 0 else 0
-    return points(n, code & 16, 2 - (code & 32) // 32, 7 + (code & 64) // 64) if n else 0
+    n = code & _CARDS if code > 0 else 0
+    first = 1 if code & _FROM_ONE else 2
+    last = 8 if code & _TO_EIGHT else 7
+    return points(n, code & _PURE, first, last) if n else 0
 
 
 def bad_path(code):
     # Reason key if `code` is no path code, else None. Values rise strictly from 1 to 8, so a path
     # that does not start with a 1 or end with an 8 has room for fewer cards.
-    n = code & 15
+    n = code & _CARDS
     if not 0 <= code < 128 or n == 1:
         return "bad_action"
-    if n > 6 + (code & 32) // 32 + (code & 64) // 64:
+    if n > 6 + (code & _FROM_ONE) // _FROM_ONE + (code & _TO_EIGHT) // _TO_EIGHT:
         return "path_too_long"
     return None
 
@@ -107,14 +116,14 @@ def totals(state, scored=None):
     # (each player's total, the first species still waiting for a path or -1); `scored`: each
     # species' scores(state, s), where the caller has them already.
     out = [0] * state["n"]
-    found = -1
+    waiting = -1
     for s in range(len(state["sp"])):
         for p, score in enumerate(scores(state, s) if scored is None else scored[s]):
             if score is None:
-                found = s if found < 0 else found
+                waiting = s if waiting < 0 else waiting
             elif score > 0:
                 out[p] += score
-    return out, found
+    return out, waiting
 
 
 def leaders(sums):
@@ -126,10 +135,10 @@ def winners(state, sums):
     # Best total; a tie goes to the most species in the arboretum, then is shared. None while a tied
     # player's species count is not entered.
     top = leaders(sums)
-    count = [state["ks"][p] for p in top]
-    if len(top) > 1 and 0 in count:
+    species = [state["ks"][p] for p in top]
+    if len(top) > 1 and 0 in species:
         return None
-    return [p for p in top if len(top) == 1 or state["ks"][p] == max(count)]
+    return [p for p in top if len(top) == 1 or state["ks"][p] == max(species)]
 
 
 def new(players, colours, first=0, species=None):

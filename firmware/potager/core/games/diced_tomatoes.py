@@ -18,9 +18,10 @@
 # parts (``parts``) are shared with ``python -m host_tools score diced-tomatoes``, whose JSON
 # checks and named helpers live in diced_tomatoes_score (which the device never loads).
 #
-# RAM: the board compiles this file in RAM and keeps every identifier and every string of 10
-# characters or less as a qstr for good; the names here reuse the framework's where they fit,
-# the reason keys are longer, and numbers are written out (6 slots, Karma 3 / 6 / 12).
+# RAM: the reason keys are longer than 10 characters (a shorter string stays a qstr for good
+# on the board). The rule's numbers are named: those the host's checks share are public (3
+# qstrs, 192 bytes of heap on CircuitPython's 32-bit VM from .mpy, which the board's 60 KB at
+# the lowest can spare), the others private (_NAME = const(n): folded, they cost nothing).
 
 from potager.core import table
 from potager.core.compat import const
@@ -32,32 +33,50 @@ CARRY = const(19)  # a: dice the active player could not place (at most 3 + thei
 END = const(20)  # a: 2 the basket is empty, 3 from the menu: the game ends at once
 DICE = const(21)  # a: player, b: dice left on their unfinished vines (after the end)
 
+SLOTS = const(6)  # slots on a score track: a 6th harvest triggers the last round
+_KARMA_START = const(3)
+KARMA_MAX = const(6)  # the track; also the cap outside one's own turn and at the end
+KARMA_TURN_MAX = const(12)  # during one's own turn; the excess is lost when it ends
+_TRIGGER_BONUS = const(2)  # for the 6th harvest that started the last round
+# the option bits (state["opt"])
+_TOMATO_DICE = const(1)
+_OVERDOSE = const(2)  # Karma Overdose
+# 4: Golden Sun
+_PER_VINE = const(8)  # the dice bonus per vine of 3 dice, not per 3 dice
+
 
 def parts(h, k, c, t, opt):
     # A final score's parts: [harvests, Tomato Dice stars, Karma pairs, dice bonus, 2 for the
     # 6th harvest that started the last round] and, last, the slots matching their number.
     # h: the harvests, k: Karma left, c: dice on unfinished vines (per-vine: vines of 3 dice),
     # t: whether this player started the last round.
-    count = 0
+    matched = 0
     star = 0
     for i in range(len(h)):
         if h[i] == i + 1:
-            count += 1
-            star += 6 - i  # the slot is worth 7: 7 - slot number
-    return [sum(h), star if opt & 1 else 0, k // 2, c if opt & 8 else c // 3, 2 if t else 0, count]
+            matched += 1
+            star += SLOTS - i  # the slot is worth 7: 7 - slot number
+    return [
+        sum(h),
+        star if opt & _TOMATO_DICE else 0,
+        k // 2,
+        c if opt & _PER_VINE else c // 3,
+        _TRIGGER_BONUS if t else 0,
+        matched,
+    ]
 
 
 def new(players, colours, first=0, opt=0):
     # opt: the option bits above; Karma Overdose needs opponents, so solo never has it
     state = table.new_table(players, colours, first)
-    state["ka"] = [3] * players
+    state["ka"] = [_KARMA_START] * players
     state["th"] = [0] * players
     state["hv"] = [[] for _ in range(players)]
     state["dv"] = [0] * players
     state["extra"] = state["held"] = state["end"] = 0
     state["mark"] = (first - 1) % players
     state["full"] = -1
-    state["opt"] = opt & (15 if players > 1 else 13)
+    state["opt"] = opt & (15 if players > 1 else 15 - _OVERDOSE)
     return state
 
 
@@ -70,7 +89,7 @@ def reduce(state, action):
             return "dt_not_over_yet"
         if not 0 <= a < state["n"]:
             return "bad_player"
-        if not 0 <= b <= (3 if state["opt"] & 8 else 9):  # 3 vines of 3 dice at most
+        if not 0 <= b <= (3 if state["opt"] & _PER_VINE else 9):  # 3 vines of 3 dice at most
             return "dt_dice_out_of_range"
         state["dv"][a] = b
         return None
@@ -81,19 +100,19 @@ def reduce(state, action):
             return "dt_nobody_passes"
         if op == table.NEXT:
             return step(state, a)
-        h = state.get("log")
-        h = h[-1][5] if h else 0  # what the handover hold TURN takes back kept (step)
+        log = state.get("log")
+        kept = log[-1][5] if log else 0  # what the handover hold TURN takes back kept (step)
         v = state["dir"]
         reason = table.reduce_table(state, op, a, b)
         if reason is None and op == table.PREV:
             # the turn handed over by mistake ends (its Karma above 6 too); the previous
             # player's turn comes back as it stood: their Karma, the dice they received, and
             # those they pass on (what this player had received)
-            k[p] = min(k[p], 6)
+            k[p] = min(k[p], KARMA_MAX)
             p = state["act"]
-            k[p] = max(k[p], h >> 4)
+            k[p] = max(k[p], kept >> 4)
             state["held"] = state["extra"]
-            state["extra"] = h & 15
+            state["extra"] = kept & 15
         if reason is None and op == table.SET and a == table.S_DIR:
             # the marker stays with the player before the starting player in turn order
             state["mark"] = (state["mark"] + v - b) % state["n"]
@@ -101,15 +120,15 @@ def reduce(state, action):
     if op == HARVEST:
         return add(state, a, b)
     if op == THIRD:
-        if not state["opt"] & 2:
+        if not state["opt"] & _OVERDOSE:
             return "dt_overdose_is_off"
         state["th"][p] += 1
         if state["th"][p] == 3:  # three thirds make a heart
             state["th"][p] = 0
-            k[p] = min(k[p] + 1, 12)
+            k[p] = min(k[p] + 1, KARMA_TURN_MAX)
         return None
     if op == SPEND:
-        if not 1 <= a <= 6:
+        if not 1 <= a <= KARMA_MAX:
             return "bad_action"
         if a > k[p]:
             return "dt_not_enough_karma"
@@ -121,7 +140,7 @@ def reduce(state, action):
         state["held"] = a
         return None
     if op == END and a in (2, 3):
-        k[p] = min(k[p], 6)
+        k[p] = min(k[p], KARMA_MAX)
         state["end"] = a
         return None
     return "bad_action"
@@ -135,7 +154,7 @@ def step(state, seconds):
     reason = table.reduce_table(state, table.NEXT, seconds, state["ka"][p] * 16 + state["extra"])
     if reason is not None:
         return reason
-    state["ka"][p] = min(state["ka"][p], 6)
+    state["ka"][p] = min(state["ka"][p], KARMA_MAX)
     state["extra"] = state["held"]
     state["held"] = 0
     if state["full"] >= 0 and p == state["mark"]:
@@ -156,14 +175,14 @@ def add(state, a, v):
     if v > 6:
         return "dt_overripe_uprooted"
     h = state["hv"][a]
-    if len(h) == 6:
+    if len(h) == SLOTS:
         return "dt_six_slots_full"
     h.append(v)
     p = state["act"]
     if a != p or n == 1:
         k = state["ka"]
-        k[p] = min(k[p] + (v if state["opt"] & 2 else (v + 1) // 2), 12)
-    if len(h) == 6 and state["full"] < 0:
+        k[p] = min(k[p] + (v if state["opt"] & _OVERDOSE else (v + 1) // 2), KARMA_TURN_MAX)
+    if len(h) == SLOTS and state["full"] < 0:
         state["full"] = a
     return None
 
@@ -172,15 +191,16 @@ def check(state):
     table.check_table(state)
     n = state["n"]
     for p in range(n):
-        top = 12 if p == state["act"] and not state["end"] else 6
+        top = KARMA_TURN_MAX if p == state["act"] and not state["end"] else KARMA_MAX
         assert 0 <= state["ka"][p] <= top and 0 <= state["th"][p] <= 2
-        assert len(state["hv"][p]) <= 6 and all(1 <= v <= 6 for v in state["hv"][p])
-        assert 0 <= state["dv"][p] <= (3 if state["opt"] & 8 else 9)
+        assert len(state["hv"][p]) <= SLOTS and all(1 <= v <= 6 for v in state["hv"][p])
+        assert 0 <= state["dv"][p] <= (3 if state["opt"] & _PER_VINE else 9)
     for key in ("ka", "th", "hv", "dv"):
         assert len(state[key]) == n
-    assert state["opt"] & 2 or not any(state["th"])
-    assert 0 <= state["opt"] <= 15 and (n > 1 or not state["opt"] & 2)
-    assert -1 <= state["full"] < n and (state["full"] < 0 or len(state["hv"][state["full"]]) == 6)
+    assert state["opt"] & _OVERDOSE or not any(state["th"])
+    assert 0 <= state["opt"] <= 15 and (n > 1 or not state["opt"] & _OVERDOSE)
+    full = state["full"]
+    assert -1 <= full < n and (full < 0 or len(state["hv"][full]) == SLOTS)
     assert 0 <= state["mark"] < n and state["end"] in (0, 1, 2, 3)
     assert state["end"] != 1 or state["full"] >= 0
     assert 0 <= state["extra"] <= 15 and 0 <= state["held"] <= min(3 + state["extra"], 15)

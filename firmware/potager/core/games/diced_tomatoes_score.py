@@ -8,13 +8,13 @@ MicroPython and CircuitPython.
 """
 
 from potager.core.games import _check as ck
-from potager.core.games.diced_tomatoes import parts
+from potager.core.games.diced_tomatoes import (
+    KARMA_MAX,
+    KARMA_TURN_MAX,
+    SLOTS,
+    parts,
+)
 
-SLOTS = 6  # slots on a score track: a 6th harvest triggers the last round
-KARMA_START = 3
-KARMA_MAX = 6  # the track; also the cap outside one's own turn and at the end
-KARMA_TURN_MAX = 12  # during one's own turn; the excess is lost when it ends
-TRIGGER_BONUS = 2
 MAX_DICE_ON_VINES = 12
 VARIANTS = ("tomato_dice", "karma_overdose", "golden_sun")
 DICE_BONUS = ("per-3-dice", "per-vine")

@@ -7,12 +7,10 @@
 # host_tools score horticolor`` (``horticolor_score.score``) call. Pure: no hardware, runs
 # unchanged on CPython, MicroPython and CircuitPython.
 #
-# Lean on purpose: the board compiles this in RAM and MicroPython keeps every distinct name
-# (and every string of up to 10 characters) for good, so the code reuses a few names and
-# writes the game's small numbers as literals: 3 rounds, 72 cards, the shared supply of 24
-# compost tokens (shown, a gain beyond it warned, not refused), 2 tokens each at the start,
-# 4 cards drafted each round, and the limits 99 tokens a player, 9 from one bonus, 999 points
-# a field, 999 mixes phases a round.
+# The game's numbers are named below (the shared supply of 24 compost tokens is the screens':
+# shown, a gain beyond it warned, not refused); private ones are folded by the compiler.
+# Written as literals, with names reused from the framework, they saved one qstr (CARDS, which
+# the host shares) and 0 bytes of heap (CircuitPython's 32-bit VM, .mpy).
 #
 # State fields beyond the table's (``lap`` 0: the game runs the rounds; TURN ends a phase):
 #   ph  phase: DRAFT, MIXES, ROUND_END (discards), FINAL (points entry)
@@ -35,6 +33,15 @@ MIXES = const(1)
 ROUND_END = const(2)
 FINAL = const(3)
 
+_ROUNDS = const(3)
+CARDS = const(72)  # in the box
+_START_COMPOST = const(2)  # tokens each at the start
+_DRAFTED = const(4)  # cards drafted each round
+_MAX_COMPOST = const(99)  # tokens a player
+_MAX_GAIN = const(9)  # tokens from one card bonus
+_MAX_POINTS = const(999)  # points a field
+_MAX_MIXES = const(999)  # mixes phases a round
+
 # actions (op, a, b)
 VALID = const(16)  # a: player, b: +1 a card validated, -1 one taken back
 GAIN = const(17)  # a: player, b: 1..9 compost tokens (a card bonus)
@@ -51,8 +58,8 @@ SCORING = const(23)  # to the final scoring now (the game ends early)
 # more function in RAM.)
 def pairings(dice):
     out = []
-    for i in PAIRS:
-        out.append((dice[i[0]] + dice[i[1]], dice[i[2]] + dice[i[3]]))
+    for pair in PAIRS:
+        out.append((dice[pair[0]] + dice[pair[1]], dice[pair[2]] + dice[pair[3]]))
     return out
 
 
@@ -92,7 +99,7 @@ def new(players, colours, first=0, quick=False):
     state = table.new_table(players, colours, first)
     state["lap"] = 0  # TURN ends a mixes phase; the rounds follow the game, not the laps
     state.update(ph=DRAFT, mx=0, sh=0, quick=int(quick), dice=[0, 0, 0, 0], fp=[0] * 3 * players)
-    state.update(cp=[2] * players, nc=[4] * players)
+    state.update(cp=[_START_COMPOST] * players, nc=[_DRAFTED] * players)
     state.update(vc=[0] * players, vr=[0] * players, dc=[0] * players)
     return state
 
@@ -107,10 +114,10 @@ def turn(state, seconds):
     elif state["ph"] == MIXES:
         table.reduce_table(state, table.NEXT, seconds)  # seconds checked, lap 0: cannot fail
         state.update(sh=0, dice=[0, 0, 0, 0])
-        state["mx"] = min(state["mx"] + 1, 999)
+        state["mx"] = min(state["mx"] + 1, _MAX_MIXES)
         for p in range(n):
             if state["vr"][p] == state["nc"][p]:
-                state["ph"] = ROUND_END if state["rnd"] < 3 else FINAL
+                state["ph"] = ROUND_END if state["rnd"] < _ROUNDS else FINAL
                 state["mx"] -= 1
                 break
         if state["ph"] == ROUND_END:  # the usual choice first: every card left discarded
@@ -118,8 +125,8 @@ def turn(state, seconds):
                 state["dc"][p] = state["nc"][p] - state["vr"][p]
     elif state["ph"] == ROUND_END:
         for p in range(n):
-            state["cp"][p] = min(state["cp"][p] + state["dc"][p], 99)
-            state["nc"][p] += 4 - state["vr"][p] - state["dc"][p]  # the kept cards stay
+            state["cp"][p] = min(state["cp"][p] + state["dc"][p], _MAX_COMPOST)
+            state["nc"][p] += _DRAFTED - state["vr"][p] - state["dc"][p]  # the kept cards stay
         state.update(ph=DRAFT, mx=0, rnd=state["rnd"] + 1, vr=[0] * n, dc=[0] * n)
     else:
         return "hc_at_scoring"
@@ -132,14 +139,14 @@ def act(state, op, p, b):
     cp = state["cp"]
     if op == VALID:
         # in play, the round's count moves too; at the final scoring only the game's
-        count = (state["vr"] if ph == MIXES else state["vc"])[p]
+        validated = (state["vr"] if ph == MIXES else state["vc"])[p]
         if b not in (1, -1):
             return "bad_action"
         if ph in (DRAFT, ROUND_END):
             return "hc_in_draft" if ph == DRAFT else "hc_round_over"
-        if b == 1 and (sum(state["vc"]) >= 72 or (ph == MIXES and count >= state["nc"][p])):
+        if b == 1 and (sum(state["vc"]) >= CARDS or (ph == MIXES and validated >= state["nc"][p])):
             return "hc_all_valid"
-        if b == -1 and not count:
+        if b == -1 and not validated:
             return "hc_none_valid"
         if b == -1 and state["vc"][p] == 1 and sum(state["fp"][3 * p : 3 * p + 3]):
             return "hc_points_need_cards"  # the last validated card: its points go first
@@ -149,18 +156,18 @@ def act(state, op, p, b):
     elif ph == FINAL:
         return "hc_game_over"  # unspent tokens score nothing
     elif op == GAIN:
-        if not 1 <= b <= 9:
+        if not 1 <= b <= _MAX_GAIN:
             return "bad_action"
-        if cp[p] + b > 99:
+        if cp[p] + b > _MAX_COMPOST:
             return "hc_compost_limit"
         cp[p] += b
     elif op == SPEND:
-        count = compost_cost(b & 15, b >> 4 & 15, b >> 8 & 15)
-        if b < 0 or b >> 12 or not count:
+        cost = compost_cost(b & 15, b >> 4 & 15, b >> 8 & 15)
+        if b < 0 or b >> 12 or not cost:
             return "bad_action"
-        if count > cp[p]:
+        if cost > cp[p]:
             return "hc_not_enough"
-        cp[p] -= count
+        cp[p] -= cost
     elif op == SHORTAGE:
         if ph != MIXES:
             return "hc_not_mixes"
@@ -168,7 +175,7 @@ def act(state, op, p, b):
             return "hc_not_active"
         if state["sh"]:
             return "hc_shortage_done"
-        if b or cp[p] >= 99:
+        if b or cp[p] >= _MAX_COMPOST:
             return "bad_action"
         cp[p] += 1
         state["sh"] = 1
@@ -205,7 +212,7 @@ def reduce(state, action):
     elif op == POINTS:
         if state["ph"] != FINAL:
             return "hc_not_final"
-        if a < 0 or a >> 2 >= state["n"] or a & 3 == 3 or not 0 <= b <= 999:
+        if a < 0 or a >> 2 >= state["n"] or a & 3 == 3 or not 0 <= b <= _MAX_POINTS:
             return "bad_action"
         if b and not state["vc"][a >> 2]:
             return "hc_points_need_cards"  # only validated cards score
@@ -226,18 +233,23 @@ def check(state):
     n = state["n"]
     ph = state["ph"]
     assert 2 <= n <= 4 and state["lap"] == state["out"] == state["rot"] == 0
-    assert 1 <= state["rnd"] <= 3 and DRAFT <= ph <= FINAL and state["quick"] in (0, 1)
-    assert ph != ROUND_END or state["rnd"] < 3
-    assert 0 <= state["mx"] <= 999 and (ph != MIXES or state["mx"]) and (ph or not state["mx"])
+    assert 1 <= state["rnd"] <= _ROUNDS and DRAFT <= ph <= FINAL and state["quick"] in (0, 1)
+    assert ph != ROUND_END or state["rnd"] < _ROUNDS
+    assert (
+        0 <= state["mx"] <= _MAX_MIXES and (ph != MIXES or state["mx"]) and (ph or not state["mx"])
+    )
     assert state["sh"] in (0, 1) and (ph == MIXES or not (state["sh"] or sum(state["dice"])))
-    assert len(state["dice"]) == 4 and len(state["fp"]) == 3 * n and sum(state["vc"]) <= 72
-    for i in state["dice"]:
-        assert 0 <= i <= 6
-    for i in state["fp"]:
-        assert 0 <= i <= 999
+    assert len(state["dice"]) == 4 and len(state["fp"]) == 3 * n and sum(state["vc"]) <= CARDS
+    for die in state["dice"]:
+        assert 0 <= die <= 6
+    for points in state["fp"]:
+        assert 0 <= points <= _MAX_POINTS
     for p in range(n):
-        a, b = state["vr"][p], state["nc"][p]
-        assert 0 <= state["cp"][p] <= 99 and b >= 4 and 0 <= a <= b
-        assert 0 <= state["dc"][p] <= b - a and (ph == ROUND_END or not state["dc"][p])
-        assert ph == FINAL or a <= state["vc"][p]
+        validated, in_play = state["vr"][p], state["nc"][p]
+        assert 0 <= state["cp"][p] <= _MAX_COMPOST and in_play >= _DRAFTED
+        assert 0 <= validated <= in_play
+        assert 0 <= state["dc"][p] <= in_play - validated and (
+            ph == ROUND_END or not state["dc"][p]
+        )
+        assert ph == FINAL or validated <= state["vc"][p]
         assert state["vc"][p] or not sum(state["fp"][3 * p : 3 * p + 3])

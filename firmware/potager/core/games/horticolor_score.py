@@ -8,9 +8,7 @@ loads the JSON validation. Pure: runs unchanged on CPython, MicroPython and Circ
 
 from potager.core.games import _check as ck
 from potager.core.games import horticolor as rules
-from potager.core.games.horticolor import final_total, winners
-
-CARDS = 72  # in the box (the device's rules write it as a literal: RAM)
+from potager.core.games.horticolor import CARDS, final_total, winners
 
 EXACT = 0  # a receptacle asking for its value exactly
 AT_LEAST = 1  # "N+"

@@ -19,13 +19,15 @@
 # The reducer is hortis_count, and the actions it takes are defined there; they are imported
 # here, for the screens and the golden scenarios take a mode's actions from its rules module
 # (ints only: the reducer can still be forgotten at the game's end). The board compiles .py in
-# RAM, a small module at a time. On MicroPython every identifier and short string stays in RAM
-# as a qstr: comments rather than docstrings, names the framework already has where they fit,
-# few named constants.
+# RAM, a small module at a time: comments rather than docstrings. Names say what they hold:
+# the framework's names reused (`n` a bound, `g` the game then a row) and 15 written out saved
+# 64 bytes of heap (1 qstr; CircuitPython's 32-bit VM, .mpy), not worth it with the board's
+# 60 KB free at the lowest.
 
 from potager.core import table
 from potager.core.games.hortis_count import (  # noqa: F401  (re-exported; ints only)
     FIELD,
+    MAX_DICE,
     MOUSE_FACE,
     NEW,
     PAWN,
@@ -100,13 +102,13 @@ def grove_score(values, wheel=False, squirrel=False, near=0):
 def band(g, score):
     # The rating band of a score: {"min", "max", "title_fr", "title_en"} (None = no bound);
     # g: 0 for Automne (or "hortis-automne"), 1 for Grove (or "hortis").
-    g = 3 if g in (1, "hortis") else 0
+    row = 3 if g in (1, "hortis") else 0  # the game's rows in BANDS: lows, French, English
     i = 0
-    while i < 5 and score >= BANDS[g][i]:
+    while i < 5 and score >= BANDS[row][i]:
         i += 1
-    first = BANDS[g][i - 1] if i else None
-    n = BANDS[g][i] - 1 if i < 5 else None
-    return {"min": first, "max": n, "title_fr": BANDS[g + 1][i], "title_en": BANDS[g + 2][i]}
+    low = BANDS[row][i - 1] if i else None
+    high = BANDS[row][i] - 1 if i < 5 else None
+    return {"min": low, "max": high, "title_fr": BANDS[row + 1][i], "title_en": BANDS[row + 2][i]}
 
 
 def recipe_final(score, bonus, multiplier, target):
@@ -132,7 +134,7 @@ def new(players, colours, first=0, g=0, lv=0, rc=0):
     state["bo"] = [0] * players
     state["mu"] = [1] * players
     if lv:
-        state["d"] = [[0] * 15 for _ in range(players)]
+        state["d"] = [[0] * MAX_DICE for _ in range(players)]
         state["pw"] = [0] * players
         state["end"] = 0
         state["rnd"] = 2  # card 1 starts the forest
@@ -162,7 +164,7 @@ def score(state, p):
 def dice_used(state, p):
     # Dice in player p's forest or grove (the tie-break), mouse-face and glade dice included.
     if state["lv"]:
-        return 15 - state["d"][p].count(0)
+        return MAX_DICE - state["d"][p].count(0)
     return sum(state["q"][p][: 7 if state["g"] else 6])
 
 

@@ -2,7 +2,7 @@
 # apart from the reducer so that the board does not keep them in RAM during a game.
 
 from potager.core import table
-from potager.core.games.hortis_count import problem
+from potager.core.games.hortis_count import MAX_DICE, problem
 
 
 def check(state):
@@ -14,7 +14,7 @@ def check(state):
     for p in range(n):
         assert 0 <= state["bo"][p] <= 99 and 1 <= state["mu"][p] <= 9
         if state["lv"]:
-            assert not g and len(state["d"][p]) == 15 and state["pw"][p] in (0, 1)
+            assert not g and len(state["d"][p]) == MAX_DICE and state["pw"][p] in (0, 1)
             for v in state["d"][p]:
                 assert v in (0, 6, 14) or (1 <= v & 7 <= 5 and v < 16)
         else:

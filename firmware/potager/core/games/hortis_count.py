@@ -16,6 +16,7 @@ SPLIT = const(19)  # the die moves onto a matching split zone, unchanged
 RESERVE = const(20)  # the die is overlapped by another type: back to the reserve
 PAWN = const(21)  # the mouse pawn replaces the mouse-face die in slot b
 PAWN_OUT = const(22)  # b = colour: the pawn instead of a mouse-face die, none of them left
+MAX_DICE = const(15)  # 5 per colour: a live count's slots
 FIELD = const(23)  # a = player * 32 + field: a quick-count index, or 16 + 0 bonus, 1 multiplier,
 #                   2 target (the recipe challenge; the target is every player's)
 
@@ -28,7 +29,7 @@ def problem(g, q):
             return "hortis_below_zero"
         if v > 1 and (i == 7 or (g and i == 8)):
             return "bad_action"
-    if sum(q[: 7 if g else 6]) > 15:
+    if sum(q[: 7 if g else 6]) > MAX_DICE:
         return "hortis_too_many_dice"
     if not g:
         return "hortis_split_over" if q[6] > sum(q[:6]) else None
@@ -90,7 +91,7 @@ def apply(state, op, p, b):
         state["pw"][p] = 1
         return None
     slot = b & 15
-    if slot >= 15 or b >> (5 if op == MOUSE_FACE else 4) or b < 0:
+    if slot >= MAX_DICE or b >> (5 if op == MOUSE_FACE else 4) or b < 0:
         return "bad_action"
     if op in (NEW, MOUSE_FACE):
         v = free(values, slot)

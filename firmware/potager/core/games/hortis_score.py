@@ -10,14 +10,13 @@ from potager.core.games import _check as ck
 from potager.core.games.hortis import (
     AUTOMNE_FACES,
     GROVE_FACES,
+    MAX_DICE,
     automne_score,
     band,
     grove_score,
     recipe_final,
     winners,
 )
-
-MAX_DICE = 15  # 5 per colour
 
 
 def automne_upgrade(face):
