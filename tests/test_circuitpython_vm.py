@@ -40,9 +40,9 @@ GAMES = {
 MARGIN_K = 16
 SMALLEST_K = {
     ("arboretum", "py"): 104,
-    # 96 K ran before issue #34 undid view.py's colour table built at import: 352 bytes less
-    # and 9 fewer names, so the game takes its 6th qstr pool later, where 136 K happens to
-    # have no 4.6 KB piece left (128 and 144 run): the luck of fragmentation described above
+    # 120 K until view.py's colour table was written out (352 bytes less, 9 fewer names):
+    # the game now takes its 6th qstr pool later, where a 136 K heap happens to have no
+    # 4.6 KB piece left (128 and 144 run): the luck of fragmentation described above
     ("arboretum", "mpy"): 128,
     ("diced_tomatoes", "py"): 120,
     ("diced_tomatoes", "mpy"): 104,
