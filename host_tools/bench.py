@@ -14,6 +14,8 @@ Sessions: the demo scripts of every mode, docs/scripts/<mode>.txt (as in docs/be
   Arboretum end state; bytes of firmware deployed;
 - presses: key presses (press and hold lines) of each whole game in tests/fullgames/, against
   the same game played with the keys as they were (tests/fullgames/before/, same final state);
+- pico: the demo sessions on the emulated Pico, real CircuitPython (host_tools/pico/bench.py
+  ``measure``): heap, key and screen times, boot; ``--pico`` measures only that;
 - resume: power back to the saved game on screen, each mode's game saved mid-way, on the
   emulated Pico and in the simulator (host_tools/pico/bench.py ``resume``). ``--resume``
   measures only that and puts it into bench/results.json and docs/bench.md's resume table;
@@ -530,28 +532,42 @@ def _written(page):
     return ", " + str(page.relative_to(ROOT))
 
 
+def partial_measures():
+    """The parts one flag measures alone, each into its key of the results and its table on
+    docs/bench.md: (key, measure, table, marks)."""
+    return {
+        "--pico": ("pico", lambda: pico_measure(sessions()), pico_table, (PICO_START, PICO_END)),
+        "--resume": ("resume", resume_measure, resume_table, RESUME_MARKS),
+        "--macropad": ("macropad", lambda: macropad_measure(sessions()), macropad_table,
+                       MACROPAD_MARKS),
+    }  # fmt: skip
+
+
 def main(argv=None):
     args = sys.argv[1:] if argv is None else list(argv)
-    unknown = [a for a in args if a not in ("--resume", "--macropad", "-h", "--help")]
-    if unknown or "-h" in args or "--help" in args:  # (a mistyped flag must not start an hour)
+    parts = partial_measures()
+    unknown = [a for a in args if a not in (*parts, "-h", "--help")]
+    if unknown or "-h" in args or "--help" in args or len(args) > 1:
+        # (a mistyped flag must not start an hour)
         print(
-            "usage: python -m host_tools bench [--resume | --macropad]\n\n"
+            "usage: python -m host_tools bench [--pico | --resume | --macropad]\n\n"
             + (__doc__ or "").strip()
-            + "\n\n  --resume    measure only the resume; update its table"
+            + "\n\n  --pico      measure only the demo sessions on the emulated Pico; update"
+            + " its table"
+            + "\n  --resume    measure only the resume; update its table"
             + "\n  --macropad  measure only the emulated MacroPad; update its table",
-            file=sys.stderr if unknown else sys.stdout,
+            file=sys.stderr if unknown or len(args) > 1 else sys.stdout,
         )
         if unknown:
             print(f"bench: unknown argument {unknown[0]!r}", file=sys.stderr)
-        return 2 if unknown else 0
-    if "--resume" in args or "--macropad" in args:
+        elif len(args) > 1:
+            print("bench: one part at a time", file=sys.stderr)
+        return 2 if unknown or len(args) > 1 else 0
+    if args:
+        key, measure_part, part_table, marks = parts[args[0]]
         results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-        if "--resume" in args:
-            results["resume"] = resume_measure()
-            text, marks = resume_table(results), RESUME_MARKS
-        else:
-            results["macropad"] = macropad_measure(sessions())
-            text, marks = macropad_table(results), MACROPAD_MARKS
+        results[key] = measure_part()
+        text = part_table(results)
         RESULTS.parent.mkdir(exist_ok=True)
         RESULTS.write_text(json.dumps(results, indent=2) + "\n")
         print(text)

@@ -87,3 +87,16 @@ def test_the_bench_plays_on_the_vm_the_games_the_vm_tests_play():
 
     kept = {path.stem: path.read_text("utf-8") for path in sorted(bench.VM_GAMES.glob("*.txt"))}
     assert kept == test_circuitpython_vm.GAMES, "bench/games/ is not test_circuitpython_vm.GAMES"
+
+
+def test_the_bench_measures_one_part_alone_and_refuses_what_it_does_not_know(capsys):
+    assert bench.main(["--pico", "--resume"]) == 2  # one part at a time: no hour started
+    assert "one part at a time" in capsys.readouterr().err
+    assert bench.main(["--pcio"]) == 2
+    assert "unknown argument '--pcio'" in capsys.readouterr().err
+    results = json.loads(bench.RESULTS.read_text())
+    for flag, (key, _measure, part_table, marks) in bench.partial_measures().items():
+        assert flag == "--" + key and key in results
+        page = bench.BENCH_PAGE.read_text(encoding="utf-8")
+        assert results[key] is None or part_table(results) in page, flag
+        assert marks[0] in page and marks[1] in page
