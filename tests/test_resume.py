@@ -14,13 +14,15 @@ from host_tools.sim import SimBoard
 
 EARLY = "Early keys ignored"
 # Power back to the game on screen on the emulated Pico (CircuitPython 10.2.1, .mpy as
-# deployed), each mode's game saved mid-way: `python -m host_tools bench --resume`, 2026-12-04.
+# deployed), each mode's game saved mid-way, and to the first screen with nothing saved:
+# `python -m host_tools bench --resume`, 2026-12-06.
 PICO_RESUME_MS = {
-    "free": 1965.0,
-    "diced_tomatoes": 2119.0,
-    "horticolor": 2199.0,
-    "hortis": 2081.0,
-    "arboretum": 2147.0,
+    "free": 1983.0,
+    "diced_tomatoes": 2138.0,
+    "horticolor": 2219.0,
+    "hortis": 2101.0,
+    "arboretum": 2163.0,
+    bench.NO_GAME: 1742.0,
 }
 
 

@@ -4,7 +4,8 @@ each beside the simulator's figure for the same session (``make bench`` calls th
 Per demo session (``docs/scripts/``, with a wait for the board to boot, as in the tests):
 - heap: the lowest ``gc.mem_free()`` after ``gc.collect()``, sampled every 500 ms in the loop's
   idle moments by a probe ahead of ``code.py`` (``board.heap_probe_files``);
-- boot: power-on to the last byte of the first frame with text;
+- boot: power-on to the last byte of the first frame with text (a new drive: its first
+  boot, which writes boot_out.txt; a reset's boot is the resume's row NO_GAME);
 - key to the last I2C byte of its frame: keys matched in order to the frames that follow
   them (the board works through its queue of keys), 400 kHz bus time added (9 bits a byte);
 - the longest loop step (the probe: time between two idle moments), and the screen it led to;
@@ -70,6 +71,11 @@ RESUME_GAMES = {
 POWER_BACK_MS = 5000
 RESUME_SCRIPT = f"wait 4000\npower-cut\nwait 1000\nboot  # at {POWER_BACK_MS} ms\nwait 4000\n"
 RESUME_BUDGET_MS = 2500
+# A reset of a board that has run before with no game saved: the boot budget's own case (the
+# demo sessions' boot is the first boot of a new drive, slower by its boot_out.txt).
+NO_GAME = "no game saved"
+BOOT_BUDGET_MS = 3000
+NEW_DRIVE_BUDGET = f"a reset ≤ {BOOT_BUDGET_MS} ms (row {NO_GAME})"
 
 
 def half_game(text: str) -> str:
@@ -87,9 +93,12 @@ def _verb(line: str) -> str:
 
 
 def resume_save(mode: str) -> bytes:
-    """The NVM of `mode`'s game saved mid-way, played in the simulator."""
+    """The NVM of `mode`'s game saved mid-way, played in the simulator (NO_GAME: erased)."""
     from host_tools.sim import SimBoard
+    from host_tools.sim.machine import ERASED_NVM
 
+    if mode == NO_GAME:
+        return ERASED_NVM
     path = Path(__file__).resolve().parents[2] / "tests" / "fullgames" / RESUME_GAMES[mode]
     board = SimBoard()
     board.run_script(half_game(path.with_suffix(".txt").read_text(encoding="utf-8")))
@@ -128,8 +137,9 @@ def _resumed(frames: list[dict[str, Any]], power_on_ms: int) -> dict[str, Any]:
 
 
 def resume(workers: int = 1) -> dict[str, Any]:
-    """{mode: {"sim": {...}, "pico": {...} or None}}: the resume of each mode's saved game."""
-    saves = {mode: resume_save(mode) for mode in RESUME_GAMES}
+    """{mode: {"sim": {...}, "pico": {...} or None}}: the resume of each mode's saved game,
+    and under NO_GAME a reset with nothing saved."""
+    saves = {mode: resume_save(mode) for mode in [*RESUME_GAMES, NO_GAME]}
     out: dict[str, Any] = {mode: {"sim": sim_resume(nvm)} for mode, nvm in saves.items()}
     problem = pico.missing()
     if problem is not None:
@@ -147,7 +157,7 @@ def resume(workers: int = 1) -> dict[str, Any]:
 def resume_table(resumed: dict[str, Any], boots: Optional[dict[str, Any]] = None) -> str:
     """Resume beside boot, per mode; `boots`: the demo sessions' figures (measure())."""
     lines = [
-        "| mode | boot to first frame, Pico / sim | resume: power back to the game, Pico | "
+        "| mode | first boot of a new drive, Pico / sim | power back to the game, Pico | "
         "simulator | sim / Pico | budget |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
@@ -163,9 +173,13 @@ def resume_table(resumed: dict[str, Any], boots: Optional[dict[str, Any]] = None
         ratio = f"{sim / board:.2f}" if board and sim else "—"
         lines.append(
             f"| {mode} | {boot} | {_fmt(board, ' ms')} | {_fmt(sim, ' ms')} | {ratio} | "
-            f"≤ {RESUME_BUDGET_MS} ms |"
+            f"≤ {_budget(mode)} ms |"
         )
     return "\n".join(lines)
+
+
+def _budget(mode: str) -> int:
+    return BOOT_BUDGET_MS if mode == NO_GAME else RESUME_BUDGET_MS
 
 
 def key_downs(script: str) -> list[tuple[int, int]]:
@@ -316,7 +330,7 @@ def macropad_measure(scripts: dict[str, str], workers: int = 2) -> Optional[dict
     if problem is not None:
         print(f"bench: emulated MacroPad skipped: {problem}")
         return None
-    saves = {mode: resume_save(mode) for mode in RESUME_GAMES}
+    saves = {mode: resume_save(mode) for mode in [*RESUME_GAMES, NO_GAME]}
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         jobs = {
             name: pool.submit(_one, name, text, False, pico.MacroPadBoard)
@@ -356,10 +370,10 @@ def macropad_table(results: dict[str, Any]) -> str:
                 "≥ 48 KB",
             ),
             (
-                "boot to first frame",
+                "first boot of a new drive, to first frame",
                 _fmt(m["boot_ms"], " ms"),
                 _fmt(sim["boot_ms"], " ms"),
-                "≤ 3000 ms",
+                NEW_DRIVE_BUDGET,
             ),
             ("key → last SPI byte, median", _median(mk), _median(sk), "≤ 50 ms"),
             (
@@ -387,9 +401,14 @@ def macropad_table(results: dict[str, Any]) -> str:
             lines.append(f"| {name} | {measure} | " + " | ".join(cells) + " |")
     for mode, r in results.get("resume", {}).items():
         board, sim = r["macropad"], r["sim"]
+        what = (
+            "reset: power back to the first screen"
+            if mode == NO_GAME
+            else "resume: power back to the game"
+        )
         lines.append(
-            f"| {mode} | resume: power back to the game | {_fmt(board['resume_ms'], ' ms')} | "
-            f"{_fmt(sim['resume_ms'], ' ms')} | ≤ {RESUME_BUDGET_MS} ms |"
+            f"| {mode} | {what} | {_fmt(board['resume_ms'], ' ms')} | "
+            f"{_fmt(sim['resume_ms'], ' ms')} | ≤ {_budget(mode)} ms |"
         )
     return "\n".join(lines)
 
@@ -424,11 +443,11 @@ def table(results: dict[str, Any], sim_heap_kib: dict[str, Any]) -> str:
                 "≥ 48 KB (.py ≥ 32)",
             ),
             (
-                "boot to first frame",
+                "first boot of a new drive, to first frame",
                 _fmt(m["boot_ms"], " ms"),
                 _fmt(p["boot_ms"], " ms"),
                 _fmt(sim["boot_ms"], " ms"),
-                "≤ 3000 ms",
+                NEW_DRIVE_BUDGET,
             ),
             (
                 "key → last I2C byte, median (keys whose frame came before the next key)",
