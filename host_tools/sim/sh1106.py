@@ -19,9 +19,8 @@ their arguments and otherwise ignored.
 
 from typing import Optional
 
-WIDTH = 128
-HEIGHT = 64
-PAGES = HEIGHT // 8
+from host_tools.sim.oled_panel import PAGES, WIDTH, Panel
+
 RAM_WIDTH = 132
 COLUMN_OFFSET = 2  # the panel's first column in the RAM
 
@@ -29,20 +28,13 @@ COLUMN_OFFSET = 2  # the panel's first column in the RAM
 _ONE_ARGUMENT = frozenset({0x20, 0x81, 0xA8, 0xAD, 0xD3, 0xD5, 0xD9, 0xDA, 0xDB})
 
 
-class SH1106:
+class SH1106(Panel):
     """The controller's state after power-on (RAM zeroed: the real RAM holds noise), fed byte by
     byte with :meth:`write` (``dc`` the DC pin's level)."""
 
     def __init__(self) -> None:
+        super().__init__(contrast=0x80)
         self.ram = [bytearray(RAM_WIDTH) for _ in range(PAGES)]
-        self.display_on = False
-        self.inverted = False
-        self.entire_display_on = False
-        self.contrast = 0x80
-        self.segment_remap = False
-        self.com_remap = False
-        self.start_line = 0
-        self.display_offset = 0
         self.column = 0
         self.page = 0
         self.commands = bytearray()  # every command byte received, arguments included
@@ -59,26 +51,8 @@ class SH1106:
             self.commands.append(byte)
             self._command_byte(byte)
 
-    def pixels(self) -> list[list[bool]]:
-        """What the panel shows: 64 rows of 128 booleans (True = lit), as SSD1306.pixels()."""
-        if not self.display_on:
-            return [[False] * WIDTH for _ in range(HEIGHT)]
-        if self.entire_display_on:
-            return [[True] * WIDTH for _ in range(HEIGHT)]
-        rows = []
-        for y in range(HEIGHT):
-            ram_row = (y + self.start_line + self.display_offset) % HEIGHT
-            if not self.com_remap:
-                ram_row = HEIGHT - 1 - ram_row
-            page, bit = divmod(ram_row, 8)
-            line = self.ram[page]
-            if self.segment_remap:
-                columns = range(COLUMN_OFFSET, COLUMN_OFFSET + WIDTH)
-            else:  # the RAM read from its other end
-                last = RAM_WIDTH - 1 - COLUMN_OFFSET
-                columns = range(last, last - WIDTH, -1)
-            rows.append([bool(line[x] >> bit & 1) != self.inverted for x in columns])
-        return rows
+    def page_bytes(self, page: int) -> bytes:
+        return bytes(self.ram[page][COLUMN_OFFSET : COLUMN_OFFSET + WIDTH])
 
     def _write_ram(self, byte: int) -> None:
         if self.column < RAM_WIDTH:  # past the last column the data goes nowhere
@@ -102,22 +76,8 @@ class SH1106:
             self.column = (self.column & 0x0F) | (command & 0x0F) << 4
         elif 0xB0 <= command <= 0xB7:
             self.page = command & 0x07
-        elif 0x40 <= command <= 0x7F:
-            self.start_line = command & 0x3F
-        elif command == 0x81 and arg is not None:
-            self.contrast = arg
-        elif command == 0xD3 and arg is not None:
-            self.display_offset = arg & 0x3F
-        elif command in (0xA0, 0xA1):
-            self.segment_remap = command == 0xA1
-        elif command in (0xA4, 0xA5):
-            self.entire_display_on = command == 0xA5
-        elif command in (0xA6, 0xA7):
-            self.inverted = command == 0xA7
-        elif command in (0xAE, 0xAF):
-            self.display_on = command == 0xAF
-        elif command in (0xC0, 0xC8):
-            self.com_remap = command == 0xC8
+        elif self.panel_command(command, arg):
+            pass
         elif command in _ONE_ARGUMENT or 0x30 <= command <= 0x33 or command == 0xE3:
             pass  # analog settings (pump voltage 30-33, NOP e3), nothing the pixels show
         else:

@@ -14,9 +14,7 @@ only tune the analog side (clock, pre-charge, VCOMH, charge pump, multiplex) are
 their arguments and otherwise ignored.
 """
 
-WIDTH = 128
-HEIGHT = 64
-PAGES = HEIGHT // 8
+from host_tools.sim.oled_panel import PAGES, WIDTH, Panel
 
 HORIZONTAL, VERTICAL, PAGE = 0, 1, 2
 
@@ -41,19 +39,12 @@ _ARGUMENT_COUNTS = {
 }
 
 
-class SSD1306:
+class SSD1306(Panel):
     """The controller's state after power-on, fed by :meth:`write`."""
 
     def __init__(self) -> None:
+        super().__init__(contrast=0x7F)
         self.gddram = bytearray(WIDTH * PAGES)  # index page*WIDTH + column
-        self.display_on = False
-        self.inverted = False
-        self.entire_display_on = False
-        self.contrast = 0x7F
-        self.segment_remap = False
-        self.com_remap = False
-        self.start_line = 0
-        self.display_offset = 0
         self.addressing_mode = PAGE
         self.column_start, self.column_end = 0, WIDTH - 1
         self.page_start, self.page_end = 0, PAGES - 1
@@ -79,22 +70,8 @@ class SSD1306:
                 else:
                     self._command_byte(byte)
 
-    def pixels(self) -> list[list[bool]]:
-        """What the panel shows: 64 rows of 128 booleans (True = lit)."""
-        if not self.display_on:
-            return [[False] * WIDTH for _ in range(HEIGHT)]
-        if self.entire_display_on:
-            return [[True] * WIDTH for _ in range(HEIGHT)]
-        rows = []
-        for y in range(HEIGHT):
-            ram_row = (y + self.start_line + self.display_offset) % HEIGHT
-            if not self.com_remap:
-                ram_row = HEIGHT - 1 - ram_row
-            page, bit = divmod(ram_row, 8)
-            base = page * WIDTH
-            row = [bool(self.gddram[base + x] >> bit & 1) != self.inverted for x in range(WIDTH)]
-            rows.append(row if self.segment_remap else row[::-1])
-        return rows
+    def page_bytes(self, page: int) -> bytes:
+        return bytes(self.gddram[page * WIDTH : (page + 1) * WIDTH])
 
     def _write_ram(self, byte: int) -> None:
         self.gddram[self.page * WIDTH + self.column] = byte
@@ -136,21 +113,7 @@ class SSD1306:
             self.column_start = self.column = (self.column_start & 0x0F) | (command & 0x07) << 4
         elif 0xB0 <= command <= 0xB7:  # page mode: page
             self.page = command & 0x07
-        elif 0x40 <= command <= 0x7F:
-            self.start_line = command & 0x3F
-        elif command == 0x81:
-            self.contrast = args[0]
-        elif command in (0xA0, 0xA1):
-            self.segment_remap = command == 0xA1
-        elif command in (0xA4, 0xA5):
-            self.entire_display_on = command == 0xA5
-        elif command in (0xA6, 0xA7):
-            self.inverted = command == 0xA7
-        elif command in (0xAE, 0xAF):
-            self.display_on = command == 0xAF
-        elif command in (0xC0, 0xC8):
-            self.com_remap = command == 0xC8
-        elif command == 0xD3:
-            self.display_offset = args[0] & 0x3F
+        elif self.panel_command(command, args[0] if args else None):
+            pass
         elif command not in _ARGUMENT_COUNTS and command not in (0x2E, 0x2F, 0xE3):
             self.unknown_commands.append(command)
