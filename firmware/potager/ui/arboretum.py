@@ -94,9 +94,10 @@ class GameScreen(table.GameScreen):
     def upcoming(self, app):
         # RIGHT on a species row opens it; loaded ahead only while the totals' module is not
         # (sub(): one of the two at a time, the board compiles .py)
+        menu = table.GameScreen.upcoming(self, app)
         if "potager.ui.arboretum_totals" in sys.modules:
-            return ()
-        return ("potager.ui.arboretum_species",)
+            return menu
+        return ("potager.ui.arboretum_species",) + menu
 
     def on_key(self, app, key, kind):
         count = len(app.engine.state["sp"]) + 1

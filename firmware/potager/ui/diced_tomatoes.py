@@ -176,12 +176,9 @@ class GameScreen(table.GameScreen):
         self.sub = None  # a sub-screen to open at the next tick (asked from the menu)
         self.hold_dice = self.hold_revision = 0  # the hold of ← going on: dice not placed
         self.kept = (None, -1, [])  # engine, revision, each player's row (see laid)
-        # the framework's menu and help, compiled now while RAM is in few pieces: opened
-        # later, in the middle of a game, it may not find room
-        registry.load("potager.ui.menu")
 
     def upcoming(self, app):
-        return (HARVEST,)
+        return (HARVEST,) + table.GameScreen.upcoming(self, app)
 
     def laid(self, app):
         # each player's row (without the cursor) for this revision of the game, kept: a

@@ -81,11 +81,12 @@ class SetupScreen(Screen):
                 pass
 
     def upcoming(self, app):
-        # the game's menu (and help: every mode opens it), the checks the new state goes
-        # through at start, and what the mode's game loads as it starts (its screen module's
-        # upcoming(values), where it has one)
+        # the checks the new state goes through at start, and what the mode's game loads as
+        # it starts (its screen module's upcoming(values), where it has one); the game's
+        # menu comes after the game's first frame (table.GameScreen.upcoming): loaded here,
+        # it was the session's lowest heap, the setup's modules and the game's at once
         more = getattr(self.ui, "upcoming", None)
-        ahead = ("potager.ui.menu", "potager.core.table_check")
+        ahead = ("potager.core.table_check",)
         return ahead + (more(self.values) if more else ())
 
     def field_lines(self, app, values):

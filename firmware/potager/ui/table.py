@@ -47,6 +47,9 @@ FIRST = field("first", "first")  # the first player's seat, or random (the last 
 SEATS = field("col", rows=(1, 0))  # a row per player: their colour (OK: their name)
 
 
+MENU = "potager.ui.menu"
+
+
 class GameScreen(Screen):
     # TURN hands over (hold: back a seat), BACK undoes (hold: redo), OK opens the menu.
 
@@ -85,13 +88,16 @@ class GameScreen(Screen):
             elif kind == LONG:
                 app.redo()
         elif key == keys.OK and kind == SHORT:
-            app.push(registry.load("potager.ui.menu").MenuScreen(self))
+            app.push(registry.load(MENU).MenuScreen(self))
         elif key == keys.OK and kind == LONG:
             Screen.on_key(self, app, key, kind)
         else:
             return False
         app.changed()
         return True
+
+    def upcoming(self, app):
+        return (MENU,)  # OK opens it (and its help): loaded once the game's frame is out
 
     def leds(self, app, out):
         ring_leds(app, out)
