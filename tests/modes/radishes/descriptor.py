@@ -1,7 +1,7 @@
 """What the mode adds to files every mode shares (docs/adding-a-mode.md § 0, § 3): its
 descriptor in MODES of potager/core/registry.py, its names in potager/lang/en.py and fr.py."""
 
-DESCRIPTOR = """    (
+DESCRIPTOR = """    _mode(
         "radishes", 1, 4, ("radishes",),
         "potager.core.games.radishes", "potager.ui.radishes", "radishes", (),
         "potager.core.games.radishes_records",
