@@ -5,7 +5,7 @@ session and each mode's whole game at the table's corners (tests/fullgames/*-tie
 the MacroPad's own keys and encoder (tests/macropad_keys.py): each ends on the simulated
 MacroPad's screen, the same LEDs lit under the keys, the heap within its budget.
 
-The runs are slow (two to three times virtual time): the ones the selected tests need start
+The runs are slow (up to twice virtual time): the ones the selected tests need start
 once the tests are known (tests/conftest.py), two at a time beside the rest of the suite.
 """
 

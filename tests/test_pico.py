@@ -2,7 +2,7 @@
 ends on the same screen and ring as in the simulator; 9.2.9 boots and runs; a power cycle
 with the NVM carried over resumes the game; a torn NVM write leaves what the chip would.
 
-The emulated runs are slow (two to three times virtual time, a CPU each), so they start as
+The emulated runs are slow (up to twice virtual time, a CPU each), so they start as
 soon as the tests are collected, two at a time in the background, while the rest of the suite
 runs; these tests run last (tests/conftest.py).
 """

@@ -17,12 +17,12 @@ EARLY = "Early keys ignored"
 # deployed), each mode's game saved mid-way, and to the first screen with nothing saved:
 # `python -m host_tools bench --resume`, 2026-12-06.
 PICO_RESUME_MS = {
-    "free": 1983.0,
-    "diced_tomatoes": 2138.0,
-    "horticolor": 2219.0,
-    "hortis": 2101.0,
-    "arboretum": 2163.0,
-    bench.NO_GAME: 1742.0,
+    "free": 1930.0,
+    "diced_tomatoes": 2011.0,
+    "horticolor": 2079.0,
+    "hortis": 2036.0,
+    "arboretum": 2062.0,
+    bench.NO_GAME: 1736.0,
 }
 
 

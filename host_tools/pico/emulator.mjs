@@ -144,6 +144,18 @@ let pioLastNs = 0;
 let mcu = null;
 let clock = null;
 let cdc = null;
+let cdcRead = -1; // the size of the OUT read the device has armed, -1: none
+
+// Bytes to the console (Ctrl-C, Ctrl-D): given to the read the device has armed, or kept
+// for the next one.
+function sendConsole(byte) {
+  if (byte !== undefined) cdc.txFIFO.push(byte);
+  if (cdcRead < 0 || cdc.txFIFO.empty) return;
+  const buffer = new Uint8Array(Math.min(cdcRead, cdc.txFIFO.itemCount));
+  for (let i = 0; i < buffer.length; i++) buffer[i] = cdc.txFIFO.pull();
+  cdcRead = -1;
+  mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, buffer);
+}
 let powered = false;
 let bootCount = 0;
 let consoleText = '';
@@ -220,12 +232,22 @@ function powerOn() {
     attachSpiDisplay(mcu.spi[SPI_DISPLAY.spi]);
   }
   cdc = new USBCDC(mcu.usbCtrl);
+  // A host sends on the bulk OUT endpoint only what it has to send. rp2040js's CDC answered
+  // each read the device armed at once, with an empty packet when it had nothing: a storm of
+  // USB interrupts that kept the emulated CPU ~86% busy in TinyUSB while the firmware idled
+  // (PC samples), which a board on a real host never sees. A read now waits for a byte.
+  cdcRead = -1;
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return;
+    cdcRead = size;
+    sendConsole();
+  };
   cdc.onSerialData = (buffer) => {
     const text = Buffer.from(buffer).toString('latin1');
     emit({ t: nowUs(), console: text });
     consoleText = (consoleText + text).slice(-400);
     if (reloadState === 'interrupting' && /Press any key|CTRL-D to reload/.test(consoleText)) {
-      cdc.sendSerialByte(0x04);
+      sendConsole(0x04);
       reloadState = null;
       emit({ t: nowUs(), event: 'ctrl-d' });
     }
@@ -436,7 +458,7 @@ function applyInput(input) {
     tearAfter = input.n;
   } else if (input.kind === 'reload') {
     if (powered) {
-      cdc.sendSerialByte(0x03);
+      sendConsole(0x03);
       reloadState = 'interrupting';
       emit({ t: nowUs(), event: 'ctrl-c' });
     }
@@ -473,7 +495,7 @@ function nextInputNs() {
 }
 let lastDebugNs = 0;
 const WINDOW_NS = 100e6;
-// Settled: the firmware reaches its loop's sleeps. Its idle loop keeps the CPU about 86% busy
+// Settled: the firmware reaches its loop's sleeps. Its idle loop keeps the CPU about 12% busy
 // (measured on the language screen); a step at work keeps it at 100%.
 const IDLE_SHARE = 0.95;
 let windowStartNs = 0;

@@ -23,14 +23,16 @@ NVM write, erase + program     60 ms         4 KiB sector erase (~45 ms) + 16 pa
 power back (or a reset) to     1.22 s        CircuitPython's own start, before code.py (on a
 code.py                                      drive that has booted before: the first boot of a
                                              new drive writes boot_out.txt, 2.48 s)
-import of a module             7.4 ms +      found and loaded from the CIRCUITPY drive as .mpy
+import of a module             5.4 ms +      found and loaded from the CIRCUITPY drive as .mpy
                                0.42 µs per   (size: its .py source): fitted to the 39 imports
-                               byte          of a resume timed one by one (5-23 ms each); none
+                               byte          of a resume timed one by one (5-23 ms each), then
+                                             with the line below to the six resumes of the
+                                             board without USB's storm (docs/pico.md); none
                                              for a module in the board's core (adafruit_pixelbuf)
 code.py's first import         +50 ms        the runtime's own work as code.py starts
-a line of firmware Python at   25 µs         the restore of a save (journal checks, replay,
-start-up                                     screen): fitted to each mode's resume, 1.9-2.2 s
-                                             on the board, 0.15-0.35 s of it this Python
+a line of firmware Python at   20 µs         the restore of a save (journal checks, replay,
+start-up                                     screen): fitted to each mode's resume, 1.9-2.1 s
+                                             on the board, 0.1-0.3 s of it this Python
 a read from a drive file       200 µs + 1    the call and the Python that parses what it gave:
                                µs per byte   a 20 KB BDF read line by line (1,700 lines) in
                                              0.35 s, as its scans took 0.16-0.7 s on the board
@@ -48,10 +50,10 @@ SPI_BYTE_NS = 900  # the MacroPad's display bus, 8 bits at 8.93 MHz
 RENDER_US_PER_BYTE = 45  # displayio's refresh drawing what it then sends, in C on the board
 NVM_WRITE_US = 60_000
 SUPERVISOR_US = 1_220_000  # power back (or a reset) to code.py's start
-IMPORT_US = 7_400
+IMPORT_US = 5_400
 LOAD_NS_PER_BYTE = 420  # per byte of the module's .py source (the drive holds its .mpy)
 FIRST_IMPORT_US = 50_000
-PYTHON_LINE_US = 25  # a line of the firmware's Python, from code.py's start to the first frame
+PYTHON_LINE_US = 20  # a line of the firmware's Python, from code.py's start to the first frame
 TICKS_CALL_US = 5
 FILE_READ_US = 200
 FILE_BYTE_US = 1
