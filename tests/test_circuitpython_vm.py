@@ -40,14 +40,11 @@ GAMES = {
 MARGIN_K = 16
 SMALLEST_K = {
     ("arboretum", "py"): 104,
-    # 120 K until view.py's colour table was written out (352 bytes less, 9 fewer names):
-    # the game now takes its 6th qstr pool later, where a 136 K heap happens to have no
-    # 4.6 KB piece left (128 and 144 run): the luck of fragmentation described above
-    ("arboretum", "mpy"): 128,
-    ("diced_tomatoes", "py"): 120,
-    ("diced_tomatoes", "mpy"): 104,
-    ("free", "py"): 96,
-    ("free", "mpy"): 72,
+    ("arboretum", "mpy"): 104,  # 96-104 with the length of the clone's path (its qstrs)
+    ("diced_tomatoes", "py"): 112,
+    ("diced_tomatoes", "mpy"): 96,
+    ("free", "py"): 88,
+    ("free", "mpy"): 80,
     ("horticolor", "py"): 112,
     ("horticolor", "mpy"): 104,
     ("hortis", "py"): 104,
